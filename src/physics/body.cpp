@@ -1,0 +1,172 @@
+// Validation rules of the body model and the eigen-decomposition of inertia tensors.
+#include "physics/body.h"
+
+#include "physics/constants.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <utility>
+
+namespace impulse {
+namespace {
+
+std::string formatNumber(double x) {
+    std::ostringstream out;
+    out << x;
+    return out.str();
+}
+
+Validation fail(const std::string& field, const std::string& rule) { return FieldError{field, rule}; }
+
+Validation checkFinite(const std::string& field, const vec3& v) {
+    if (!isFinite(v)) return fail(field, "must hold finite numbers");
+    return std::nullopt;
+}
+
+// lower <= x <= upper, with a message that states the allowed range and unit.
+Validation checkRange(const std::string& field, float x, float lower, float upper, const char* unit) {
+    if (!isFinite(x)) return fail(field, "must be a finite number");
+    if (x < lower || x > upper) {
+        return fail(field, "must be in [" + formatNumber(lower) + ", " + formatNumber(upper) + "]" + unit +
+                               " (got " + formatNumber(x) + ")");
+    }
+    return std::nullopt;
+}
+
+Validation checkPositiveSize(const std::string& field, float x) {
+    if (!isFinite(x)) return fail(field, "must be a finite number");
+    if (x <= 0.0f) return fail(field, "must be > 0 (got " + formatNumber(x) + ")");
+    return checkRange(field, x, kMinBodySize, kMaxBodySize, " m");
+}
+
+Validation checkMagnitude(const std::string& field, const vec3& v, float limit, const char* unit) {
+    if (auto error = checkFinite(field, v)) return error;
+    const float magnitude = glm::length(v);
+    if (magnitude > limit) {
+        return fail(field, "magnitude must be <= " + formatNumber(limit) + unit + " (got " + formatNumber(magnitude) + ")");
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+void principalAxes(const mat3& symmetric, vec3& moments, mat3& axes) {
+    // Cyclic Jacobi in double precision: a handful of sweeps diagonalise a 3x3
+    // tensor to machine precision, and the rotations stay orthonormal.
+    double a[3][3];
+    double v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) a[r][c] = symmetric[c][r];
+    for (int sweep = 0; sweep < 32; ++sweep) {
+        const double offDiagonal = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        if (offDiagonal < 1e-30) break;
+        for (int p = 0; p < 2; ++p) {
+            for (int q = p + 1; q < 3; ++q) {
+                if (a[p][q] == 0.0) continue;
+                // Rotation angle that zeroes a[p][q] (Golub & Van Loan, symmetric Schur).
+                const double theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+                const double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1.0));
+                const double c = 1.0 / std::sqrt(t * t + 1.0);
+                const double s = t * c;
+                for (int k = 0; k < 3; ++k) {
+                    const double akp = a[k][p], akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < 3; ++k) {
+                    const double apk = a[p][k], aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+                for (int k = 0; k < 3; ++k) {
+                    const double vkp = v[k][p], vkq = v[k][q];
+                    v[k][p] = c * vkp - s * vkq;
+                    v[k][q] = s * vkp + c * vkq;
+                }
+            }
+        }
+    }
+    int order[3] = {0, 1, 2};
+    std::sort(order, order + 3, [&](int i, int j) { return a[i][i] < a[j][j]; });
+    for (int i = 0; i < 3; ++i) {
+        const int k = order[i];
+        moments[i] = static_cast<float>(a[k][k]);
+        axes[i] = vec3(static_cast<float>(v[0][k]), static_cast<float>(v[1][k]), static_cast<float>(v[2][k]));
+    }
+    // A proper rotation, so the axes can orient a drawn frame.
+    if (glm::determinant(axes) < 0.0f) axes[2] = -axes[2];
+}
+
+Validation validateInertia(const mat3& inertia) {
+    const std::string field = "inertia";
+    if (!isFinite(inertia)) return fail(field, "must hold finite numbers");
+    float scale = 0.0f;
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) scale = std::max(scale, std::fabs(inertia[c][r]));
+    if (scale == 0.0f) return fail(field, "must be positive definite (got the zero matrix)");
+    // Entries typed by a person are symmetric to the digit; allow only rounding.
+    const float symmetryTolerance = 1e-6f * scale;
+    for (int c = 0; c < 3; ++c) {
+        for (int r = c + 1; r < 3; ++r) {
+            if (std::fabs(inertia[c][r] - inertia[r][c]) > symmetryTolerance) {
+                return fail(field, "must be symmetric (entry [" + std::to_string(r) + "][" + std::to_string(c) +
+                                       "] = " + formatNumber(inertia[c][r]) + " but [" + std::to_string(c) + "][" +
+                                       std::to_string(r) + "] = " + formatNumber(inertia[r][c]) + ")");
+            }
+        }
+    }
+    vec3 moments;
+    mat3 axes;
+    principalAxes(inertia, moments, axes);
+    if (moments[0] <= 1e-7f * scale) {
+        return fail(field, "must be positive definite (smallest principal moment " + formatNumber(moments[0]) + ")");
+    }
+    // Principal moments of a real mass distribution obey I1 + I2 >= I3; a thin
+    // plate sits exactly on the bound, so allow rounding there.
+    if (moments[0] + moments[1] < moments[2] * (1.0f - 1e-5f)) {
+        return fail(field, "principal moments must satisfy the triangle inequality I1 + I2 >= I3 (got " +
+                               formatNumber(moments[0]) + " + " + formatNumber(moments[1]) + " < " +
+                               formatNumber(moments[2]) + ")");
+    }
+    return std::nullopt;
+}
+
+Validation validateBodyDef(const BodyDef& def) {
+    if (def.shape.type == ShapeType::Sphere) {
+        if (auto error = checkPositiveSize("shape.radius", def.shape.radius)) return error;
+    } else {
+        static const char* const axisNames[3] = {"shape.half_extents[0]", "shape.half_extents[1]",
+                                                 "shape.half_extents[2]"};
+        for (int i = 0; i < 3; ++i) {
+            if (auto error = checkPositiveSize(axisNames[i], def.shape.halfExtents[i])) return error;
+        }
+    }
+    if (!def.isStatic) {
+        if (!isFinite(def.mass)) return fail("mass", "must be a finite number");
+        if (def.mass <= 0.0f) return fail("mass", "must be > 0 (got " + formatNumber(def.mass) + ")");
+        if (auto error = checkRange("mass", def.mass, kMinMass, kMaxMass, " kg")) return error;
+    }
+    if (auto error = checkMagnitude("position", def.position, kMaxPosition, " m")) return error;
+    if (!isFinite(def.orientation)) return fail("orientation", "must hold finite numbers");
+    if (glm::length(def.orientation) < 1e-6f) return fail("orientation", "must be a non-zero quaternion [w, x, y, z]");
+    if (auto error = checkMagnitude("linear_velocity", def.linearVelocity, kMaxSpeed, " m/s")) return error;
+    if (auto error = checkMagnitude("angular_velocity", def.angularVelocity, kMaxAngularSpeed, " rad/s")) return error;
+    if (auto error = checkRange("restitution", def.restitution, 0.0f, 1.0f, "")) return error;
+    if (!isFinite(def.friction)) return fail("friction", "must be a finite number");
+    if (def.friction < 0.0f) return fail("friction", "must be >= 0 (got " + formatNumber(def.friction) + ")");
+    if (def.staticFriction) {
+        const float staticFriction = *def.staticFriction;
+        if (!isFinite(staticFriction)) return fail("static_friction", "must be a finite number");
+        if (staticFriction < def.friction) {
+            return fail("static_friction", "must be >= friction (got " + formatNumber(staticFriction) + " < " +
+                                               formatNumber(def.friction) + ")");
+        }
+    }
+    if (def.inertia) {
+        if (auto error = validateInertia(*def.inertia)) return error;
+    }
+    return std::nullopt;
+}
+
+}  // namespace impulse

@@ -1,0 +1,51 @@
+// Tuning constants of the solver, with their units. Nothing in the solver uses a
+// bare number: change them here and every stage follows.
+#pragma once
+
+namespace impulse {
+
+// Penetration allowed before position correction pushes bodies apart (m). A small
+// slop keeps resting contacts touching, so they persist and warm start well.
+inline constexpr float kLinearSlop = 0.005f;
+
+// Contacts are created this far before bodies touch (m), so a resting stack keeps
+// its manifolds and a fast approach is caught by a speculative constraint.
+inline constexpr float kSpeculativeDistance = 4.0f * kLinearSlop;
+
+// Fraction of the remaining penetration removed per position iteration (1).
+inline constexpr float kPositionBaumgarte = 0.2f;
+
+// Largest positional correction in one position iteration (m): deep overlaps are
+// resolved over several steps instead of launching bodies.
+inline constexpr float kMaxPositionCorrection = 0.2f;
+
+// A contact point that slides slower than this at the start of a step may use
+// the static friction coefficient (m/s).
+inline constexpr float kStickSpeed = 0.01f;
+
+// Two contact points closer than this are the same point when matching features
+// fails, e.g. after a manifold switches reference face (m).
+inline constexpr float kContactMatchDistance = 0.05f;
+
+// Angular speed cap (rad/s): keeps a badly tuned inertia tensor from spinning a
+// body so fast that the quaternion integration breaks down.
+inline constexpr float kMaxAngularSpeed = 100.0f;
+
+// Largest allowed body half-size or radius (m) and largest mass (kg) accepted by
+// validation: beyond these single precision no longer resolves contacts.
+inline constexpr float kMaxBodySize = 1000.0f;
+inline constexpr float kMinBodySize = 0.001f;
+inline constexpr float kMaxMass = 1.0e6f;
+inline constexpr float kMinMass = 1.0e-4f;
+
+// Limits on world settings accepted by validation.
+inline constexpr float kMaxGravity = 1000.0f;      // m/s^2, magnitude
+inline constexpr float kMinTimestep = 1.0e-5f;     // s
+inline constexpr float kMaxTimestep = 0.1f;        // s
+inline constexpr int kMaxSubsteps = 64;
+inline constexpr int kMaxVelocityIterations = 500;
+inline constexpr int kMaxPositionIterations = 100;
+inline constexpr float kMaxSpeed = 1000.0f;        // m/s, body speed in a definition
+inline constexpr float kMaxPosition = 1.0e5f;      // m, coordinate magnitude
+
+}  // namespace impulse

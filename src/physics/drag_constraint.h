@@ -1,0 +1,23 @@
+// The mouse drag: a soft point constraint (spring-damper expressed as a
+// constraint with frequency and damping ratio, as in Box2D's mouse joint)
+// between a point on a body and the cursor's target, solved with the contacts.
+#pragma once
+
+#include "physics/body.h"
+
+namespace impulse {
+
+struct DragSolver {
+    vec3 r{0.0f};              ///< centre of mass -> grabbed point, world
+    mat3 effectiveMass{0.0f};  ///< (K + gamma I)^-1
+    vec3 bias{0.0f};           ///< beta * C: position error fed back as velocity
+    float gamma = 0.0f;        ///< softness
+    float maxImpulse = 0.0f;   ///< force cap * dt
+    vec3 impulse{0.0f};        ///< accumulated this step, N s
+};
+
+void prepareDrag(DragSolver& solver, const Body& body, const vec3& localAnchor, const vec3& target, float frequency,
+                 float dampingRatio, float maxForce, float dt);
+void solveDrag(DragSolver& solver, Body& body);
+
+}  // namespace impulse

@@ -1,0 +1,55 @@
+// Small named operations on GLM types used throughout the physics library.
+#pragma once
+
+#ifndef GLM_FORCE_XYZW_ONLY
+#define GLM_FORCE_XYZW_ONLY
+#endif
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include <cmath>
+
+namespace impulse {
+
+using glm::mat3;
+using glm::quat;
+using glm::vec3;
+
+// Cross-product matrix: skew(a) * b == cross(a, b).
+inline mat3 skew(const vec3& a) {
+    // GLM matrices are column-major: mat3(col0, col1, col2).
+    return mat3(vec3(0.0f, a.z, -a.y), vec3(-a.z, 0.0f, a.x), vec3(a.y, -a.x, 0.0f));
+}
+
+inline vec3 rotate(const quat& q, const vec3& v) { return q * v; }
+inline vec3 inverseRotate(const quat& q, const vec3& v) { return glm::conjugate(q) * v; }
+
+// I_world^-1 = R I_body^-1 R^T.
+inline mat3 worldInverseInertia(const mat3& rotation, const mat3& inverseInertiaBody) {
+    return rotation * inverseInertiaBody * glm::transpose(rotation);
+}
+
+// q' = q + dt/2 (0, w) q, renormalised. w is the world-frame angular velocity.
+inline quat integrateOrientation(const quat& q, const vec3& w, float dt) {
+    const quat spin(0.0f, w.x, w.y, w.z);
+    quat next = q + (0.5f * dt) * (spin * q);
+    return glm::normalize(next);
+}
+
+inline bool isFinite(float x) { return std::isfinite(x); }
+inline bool isFinite(const vec3& v) { return isFinite(v.x) && isFinite(v.y) && isFinite(v.z); }
+inline bool isFinite(const quat& q) { return isFinite(q.w) && isFinite(q.x) && isFinite(q.y) && isFinite(q.z); }
+inline bool isFinite(const mat3& m) { return isFinite(m[0]) && isFinite(m[1]) && isFinite(m[2]); }
+
+// Two unit vectors orthogonal to unit n and to each other (right-handed t1, t2, n).
+inline void tangentBasis(const vec3& n, vec3& t1, vec3& t2) {
+    // Pick the axis least aligned with n for a well-conditioned cross product.
+    if (std::fabs(n.x) >= 0.57735f) {
+        t1 = glm::normalize(vec3(n.y, -n.x, 0.0f));
+    } else {
+        t1 = glm::normalize(vec3(0.0f, n.z, -n.y));
+    }
+    t2 = glm::cross(n, t1);
+}
+
+}  // namespace impulse

@@ -1,0 +1,597 @@
+#include "physics/world.h"
+
+#include "physics/broad_phase.h"
+#include "physics/constants.h"
+#include "physics/contact_solver.h"
+#include "physics/drag_constraint.h"
+#include "physics/manifold.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace impulse {
+
+// ---------------------------------------------------------------- combine rules
+
+const char* toString(RestitutionCombine rule) {
+    switch (rule) {
+        case RestitutionCombine::Max: return "max";
+        case RestitutionCombine::Min: return "min";
+        case RestitutionCombine::Average: return "average";
+        case RestitutionCombine::Multiply: return "multiply";
+    }
+    return "max";
+}
+
+const char* toString(FrictionCombine rule) {
+    switch (rule) {
+        case FrictionCombine::Geometric: return "geometric";
+        case FrictionCombine::Average: return "average";
+        case FrictionCombine::Min: return "min";
+        case FrictionCombine::Max: return "max";
+    }
+    return "geometric";
+}
+
+std::optional<RestitutionCombine> parseRestitutionCombine(const std::string& text) {
+    for (auto rule : {RestitutionCombine::Max, RestitutionCombine::Min, RestitutionCombine::Average,
+                      RestitutionCombine::Multiply}) {
+        if (text == toString(rule)) return rule;
+    }
+    return std::nullopt;
+}
+
+std::optional<FrictionCombine> parseFrictionCombine(const std::string& text) {
+    for (auto rule : {FrictionCombine::Geometric, FrictionCombine::Average, FrictionCombine::Min, FrictionCombine::Max}) {
+        if (text == toString(rule)) return rule;
+    }
+    return std::nullopt;
+}
+
+float combineRestitution(RestitutionCombine rule, float a, float b) {
+    switch (rule) {
+        case RestitutionCombine::Max: return std::max(a, b);
+        case RestitutionCombine::Min: return std::min(a, b);
+        case RestitutionCombine::Average: return 0.5f * (a + b);
+        case RestitutionCombine::Multiply: return a * b;
+    }
+    return std::max(a, b);
+}
+
+float combineFriction(FrictionCombine rule, float a, float b) {
+    switch (rule) {
+        case FrictionCombine::Geometric: return std::sqrt(a * b);
+        case FrictionCombine::Average: return 0.5f * (a + b);
+        case FrictionCombine::Min: return std::min(a, b);
+        case FrictionCombine::Max: return std::max(a, b);
+    }
+    return std::sqrt(a * b);
+}
+
+// ---------------------------------------------------------------- validation
+
+Validation validateSettings(const WorldSettings& s) {
+    auto fail = [](const char* field, const std::string& rule) { return Validation(FieldError{field, rule}); };
+    if (!isFinite(s.gravity)) return fail("gravity", "must hold finite numbers");
+    if (glm::length(s.gravity) > kMaxGravity) {
+        return fail("gravity", "magnitude must be <= " + std::to_string(int(kMaxGravity)) + " m/s^2");
+    }
+    if (!isFinite(s.timestep) || s.timestep < kMinTimestep || s.timestep > kMaxTimestep) {
+        return fail("timestep", "must be a number in [1e-05, 0.1] s");
+    }
+    if (s.substeps < 1 || s.substeps > kMaxSubsteps) {
+        return fail("substeps", "must be an integer in [1, " + std::to_string(kMaxSubsteps) + "]");
+    }
+    if (s.velocityIterations < 1 || s.velocityIterations > kMaxVelocityIterations) {
+        return fail("velocity_iterations", "must be an integer in [1, " + std::to_string(kMaxVelocityIterations) + "]");
+    }
+    if (s.positionIterations < 0 || s.positionIterations > kMaxPositionIterations) {
+        return fail("position_iterations", "must be an integer in [0, " + std::to_string(kMaxPositionIterations) + "]");
+    }
+    if (!isFinite(s.restitutionThreshold) || s.restitutionThreshold < 0.0f || s.restitutionThreshold > kMaxSpeed) {
+        return fail("restitution_threshold", "must be a number in [0, 1000] m/s");
+    }
+    return std::nullopt;
+}
+
+Validation validateDragSettings(const DragSettings& s) {
+    if (!isFinite(s.frequency) || s.frequency <= 0.0f || s.frequency > 1000.0f) {
+        return FieldError{"drag.frequency", "must be a number in (0, 1000] Hz"};
+    }
+    if (!isFinite(s.dampingRatio) || s.dampingRatio < 0.0f || s.dampingRatio > 100.0f) {
+        return FieldError{"drag.damping_ratio", "must be a number in [0, 100]"};
+    }
+    if (!isFinite(s.maxForceInWeights) || s.maxForceInWeights <= 0.0f || s.maxForceInWeights > 1.0e4f) {
+        return FieldError{"drag.max_force", "must be a number in (0, 10000] body weights"};
+    }
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------- internals
+
+struct World::Internals {
+    BroadPhase broadPhase;
+    std::vector<ContactManifold> manifolds;  // sorted by (a, b)
+    // Scratch reused every substep to avoid allocations on the hot path.
+    std::vector<ContactManifold> previousManifolds;
+    std::vector<Aabb> aabbs;
+    std::vector<uint8_t> present;
+    std::vector<uint8_t> isStatic;
+    std::vector<BodyPair> pairs;
+    DragSolver dragSolver;
+
+    void forgetContactsOf(uint32_t index) {
+        manifolds.erase(std::remove_if(manifolds.begin(), manifolds.end(),
+                                       [&](const ContactManifold& m) { return m.a == index || m.b == index; }),
+                        manifolds.end());
+    }
+};
+
+World::World(const WorldSettings& settings) : internals_(std::make_unique<Internals>()) {
+    // Constructing from invalid settings is a programming error; fall back to defaults.
+    settings_ = validateSettings(settings) ? WorldSettings{} : settings;
+}
+
+World::~World() = default;
+World::World(const World& other)
+    : settings_(other.settings_),
+      bodies_(other.bodies_),
+      freeSlots_(other.freeSlots_),
+      liveBodies_(other.liveBodies_),
+      drag_(other.drag_),
+      stats_(other.stats_),
+      stepCount_(other.stepCount_),
+      internals_(std::make_unique<Internals>(*other.internals_)) {}
+World& World::operator=(const World& other) {
+    if (this != &other) *this = World(other);
+    return *this;
+}
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+Validation World::setSettings(const WorldSettings& settings) {
+    if (auto error = validateSettings(settings)) return error;
+    settings_ = settings;
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------- bodies
+
+BodyId World::idOf(uint32_t index) const { return BodyId{index, bodies_[index].generation}; }
+
+bool World::isValid(BodyId id) const {
+    return id.generation != 0 && id.index < bodies_.size() && bodies_[id.index].alive &&
+           bodies_[id.index].generation == id.generation;
+}
+
+const Body& World::body(BodyId id) const {
+    assert(isValid(id));
+    return bodies_[id.index];
+}
+
+std::vector<BodyId> World::bodyIds() const {
+    std::vector<BodyId> ids;
+    ids.reserve(liveBodies_);
+    for (uint32_t i = 0; i < bodies_.size(); ++i) {
+        if (bodies_[i].isAlive()) ids.push_back(idOf(i));
+    }
+    return ids;
+}
+
+BodyId World::findBody(const std::string& name) const {
+    for (uint32_t i = 0; i < bodies_.size(); ++i) {
+        if (bodies_[i].isAlive() && bodies_[i].name == name) return idOf(i);
+    }
+    return BodyId{};
+}
+
+void World::applyDefinition(Body& body, const BodyDef& def) {
+    body.name = def.name;
+    body.shape = def.shape;
+    body.isStatic = def.isStatic;
+    body.mass = def.mass;
+    body.restitution = def.restitution;
+    body.friction = def.friction;
+    body.staticFrictionSet = def.staticFriction.has_value();
+    body.staticFriction = def.staticFriction.value_or(def.friction);
+    body.inertiaOverridden = def.inertia.has_value();
+    body.inertiaBody = def.inertia.value_or(shapeInertia(def.shape, def.mass));
+    body.position = def.position;
+    body.orientation = glm::normalize(def.orientation);
+    if (def.isStatic) {
+        // Static bodies never move: no mass, no inertia, no velocity.
+        body.inverseMass = 0.0f;
+        body.inverseInertiaBody = mat3(0.0f);
+        body.linearVelocity = vec3(0.0f);
+        body.angularVelocity = vec3(0.0f);
+    } else {
+        body.inverseMass = 1.0f / def.mass;
+        body.inverseInertiaBody = glm::inverse(body.inertiaBody);
+        body.linearVelocity = def.linearVelocity;
+        body.angularVelocity = def.angularVelocity;
+    }
+    body.updateWorldInertia();
+}
+
+BodyId World::createBody(const BodyDef& def, FieldError* error) {
+    if (auto invalid = validateBodyDef(def)) {
+        if (error) *error = *invalid;
+        return BodyId{};
+    }
+    uint32_t index;
+    if (!freeSlots_.empty()) {
+        index = freeSlots_.back();
+        freeSlots_.pop_back();
+    } else {
+        index = static_cast<uint32_t>(bodies_.size());
+        bodies_.emplace_back();
+    }
+    Body& body = bodies_[index];
+    // Generations count up on reuse of a slot so stale handles stay stale; 0 is null.
+    const uint32_t generation = body.generation + 1 == 0 ? 1 : body.generation + 1;
+    body = Body{};
+    applyDefinition(body, def);
+    body.generation = generation;
+    body.alive = true;
+    ++liveBodies_;
+    return idOf(index);
+}
+
+bool World::removeBody(BodyId id) {
+    if (!isValid(id)) return false;
+    if (drag_.active && drag_.body == id) endDrag();
+    internals_->forgetContactsOf(id.index);
+    Body& body = bodies_[id.index];
+    const uint32_t generation = body.generation;
+    body = Body{};
+    body.generation = generation;
+    freeSlots_.push_back(id.index);
+    --liveBodies_;
+    return true;
+}
+
+void World::clear() {
+    const WorldSettings settings = settings_;
+    *this = World(settings);
+}
+
+BodyDef World::bodyDef(BodyId id) const {
+    const Body& body = this->body(id);
+    BodyDef def;
+    def.name = body.name;
+    def.shape = body.shape;
+    def.isStatic = body.isStatic;
+    def.mass = body.mass;
+    def.position = body.position;
+    def.orientation = body.orientation;
+    def.linearVelocity = body.linearVelocity;
+    def.angularVelocity = body.angularVelocity;
+    def.restitution = body.restitution;
+    def.friction = body.friction;
+    if (body.staticFrictionSet) def.staticFriction = body.staticFriction;
+    if (body.inertiaOverridden) def.inertia = body.inertiaBody;
+    return def;
+}
+
+Validation World::updateBody(BodyId id, const BodyDef& def) {
+    if (!isValid(id)) return FieldError{"body", "no such body (it was removed)"};
+    if (auto error = validateBodyDef(def)) return error;
+    Body& body = bodies_[id.index];
+    const bool shapeChanged = def.shape.type != body.shape.type || def.shape.radius != body.shape.radius ||
+                              def.shape.halfExtents != body.shape.halfExtents;
+    if (shapeChanged || def.isStatic != body.isStatic) internals_->forgetContactsOf(id.index);
+    if (def.isStatic && drag_.active && drag_.body == id) endDrag();
+    applyDefinition(body, def);
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------- the step
+
+namespace {
+
+// w' solves I (w' - w) + dt w' x (I w') = 0 in the body frame with one Newton
+// step from w (Catto, "Numerical Methods", GDC 2015; box3d): unlike the explicit
+// term it does not pump energy in, so torque-free bodies keep |L| and E bounded
+// and a spin about the intermediate axis still tumbles.
+vec3 solveGyroscopic(const Body& body, float dt) {
+    const vec3 w = inverseRotate(body.orientation, body.angularVelocity);
+    const vec3 iw = body.inertiaBody * w;
+    const vec3 residual = dt * glm::cross(w, iw);
+    const mat3 jacobian = body.inertiaBody + dt * (skew(w) * body.inertiaBody - skew(iw));
+    return rotate(body.orientation, w - glm::inverse(jacobian) * residual);
+}
+
+}  // namespace
+
+void World::step() { step(settings_.timestep); }
+
+void World::step(float dt) {
+    // A non-positive or absurd dt is a caller error; doing nothing keeps the world intact.
+    if (!isFinite(dt) || dt <= 0.0f || dt > kMaxTimestep) return;
+    const float substepDt = dt / float(settings_.substeps);
+    for (int i = 0; i < settings_.substeps; ++i) substep(substepDt);
+    ++stepCount_;
+}
+
+void World::substep(float dt) {
+    Internals& in = *internals_;
+
+    // 1. Velocities: gravity, then the implicit gyroscopic term.
+    for (Body& body : bodies_) {
+        if (!body.isAlive() || body.isStatic) continue;
+        body.linearVelocity += dt * settings_.gravity;
+        body.angularVelocity = solveGyroscopic(body, dt);
+        const float spin = glm::length(body.angularVelocity);
+        if (spin > kMaxAngularSpeed) body.angularVelocity *= kMaxAngularSpeed / spin;
+    }
+
+    // 2. Collision detection. AABBs grow by the distance each body can travel
+    // this step, so fast bodies get speculative contacts instead of tunnelling.
+    const size_t slotCount = bodies_.size();
+    in.aabbs.resize(slotCount);
+    in.present.assign(slotCount, 0);
+    in.isStatic.assign(slotCount, 0);
+    for (size_t i = 0; i < slotCount; ++i) {
+        const Body& body = bodies_[i];
+        if (!body.isAlive()) continue;
+        in.present[i] = 1;
+        in.isStatic[i] = body.isStatic;
+        const float sweep =
+            dt * (glm::length(body.linearVelocity) + glm::length(body.angularVelocity) * boundingRadius(body.shape));
+        in.aabbs[i] = shapeAabb(body.shape, body.position, body.rotation, 0.5f * kSpeculativeDistance + sweep);
+    }
+    in.broadPhase.findPairs(in.aabbs, in.present, in.isStatic, in.pairs);
+
+    std::swap(in.manifolds, in.previousManifolds);
+    in.manifolds.clear();
+    size_t previousIndex = 0;
+    for (const BodyPair& pair : in.pairs) {
+        const Body& a = bodies_[pair.a];
+        const Body& b = bodies_[pair.b];
+        const float margin = kSpeculativeDistance + dt * glm::length(b.linearVelocity - a.linearVelocity);
+        const Manifold manifold = collide(ShapePose{&a.shape, a.position, a.rotation},
+                                          ShapePose{&b.shape, b.position, b.rotation}, margin);
+        if (manifold.pointCount == 0) continue;
+        // Both lists are sorted by pair key: walk them together to find last step's manifold.
+        while (previousIndex < in.previousManifolds.size() && in.previousManifolds[previousIndex].key() < pair.key()) {
+            ++previousIndex;
+        }
+        const bool hasPrevious = previousIndex < in.previousManifolds.size() &&
+                                 in.previousManifolds[previousIndex].key() == pair.key();
+        ContactManifold& contact = in.manifolds.emplace_back();
+        contact.a = pair.a;
+        contact.b = pair.b;
+        contact.restitution = combineRestitution(settings_.restitutionCombine, a.restitution, b.restitution);
+        contact.friction = combineFriction(settings_.frictionCombine, a.friction, b.friction);
+        contact.staticFriction = combineFriction(settings_.frictionCombine, a.staticFriction, b.staticFriction);
+        initManifold(contact, manifold, a, b, hasPrevious ? &in.previousManifolds[previousIndex] : nullptr,
+                     settings_.warmStarting);
+    }
+
+    // 3.-5. Prepare, warm start, iterate: the drag is solved with the contacts.
+    prepareContacts(in.manifolds, bodies_, SolverSettings{dt, settings_.restitutionThreshold});
+    Body* dragged = drag_.active ? &bodies_[drag_.body.index] : nullptr;
+    if (dragged) {
+        // The cap is in body weights; under zero gravity use Earth's so it still pulls.
+        const float weight = dragged->mass * std::max(glm::length(settings_.gravity), 9.81f);
+        prepareDrag(in.dragSolver, *dragged, drag_.localAnchor, drag_.target, drag_.settings.frequency,
+                    drag_.settings.dampingRatio, drag_.settings.maxForceInWeights * weight, dt);
+    }
+    if (settings_.warmStarting) warmStartContacts(in.manifolds, bodies_);
+    for (int iteration = 0; iteration < settings_.velocityIterations; ++iteration) {
+        if (dragged) solveDrag(in.dragSolver, *dragged);
+        solveContactVelocities(in.manifolds, bodies_, iteration % 2 == 1);
+    }
+    finishContacts(in.manifolds, bodies_);
+    if (dragged) drag_.force = in.dragSolver.impulse / dt;
+
+    // 6. Positions.
+    for (Body& body : bodies_) {
+        if (!body.isAlive() || body.isStatic) continue;
+        body.position += dt * body.linearVelocity;
+        body.orientation = integrateOrientation(body.orientation, body.angularVelocity, dt);
+    }
+
+    // 7. Penetration recovery on positions only: no kinetic energy is added.
+    for (int iteration = 0; iteration < settings_.positionIterations; ++iteration) {
+        solveContactPositions(in.manifolds, bodies_);
+    }
+    for (Body& body : bodies_) {
+        if (body.isAlive() && body.isDynamic()) body.updateWorldInertia();
+    }
+    if (dragged) drag_.anchor = dragged->position + rotate(dragged->orientation, drag_.localAnchor);
+
+    stats_.candidatePairs = static_cast<int>(in.pairs.size());
+    stats_.manifolds = static_cast<int>(in.manifolds.size());
+    stats_.contactPoints = 0;
+    for (const ContactManifold& manifold : in.manifolds) stats_.contactPoints += manifold.pointCount;
+}
+
+// ---------------------------------------------------------------- drag
+
+Validation World::beginDrag(BodyId id, const vec3& grabPoint, const DragSettings& settings) {
+    if (!isValid(id)) return FieldError{"body", "no such body"};
+    if (auto error = validateDragSettings(settings)) return error;
+    if (!isFinite(grabPoint)) return FieldError{"drag.point", "must hold finite numbers"};
+    const Body& body = bodies_[id.index];
+    if (body.isStatic) return FieldError{"body", "a static body cannot be dragged"};
+    drag_ = DragState{};
+    drag_.active = true;
+    drag_.body = id;
+    drag_.localAnchor = inverseRotate(body.orientation, grabPoint - body.position);
+    drag_.anchor = grabPoint;
+    drag_.target = grabPoint;
+    drag_.settings = settings;
+    return std::nullopt;
+}
+
+void World::setDragTarget(const vec3& target) {
+    if (drag_.active && isFinite(target)) drag_.target = target;
+}
+
+Validation World::setDragSettings(const DragSettings& settings) {
+    if (auto error = validateDragSettings(settings)) return error;
+    drag_.settings = settings;
+    return std::nullopt;
+}
+
+void World::endDrag() {
+    // The body keeps its velocity (throwing); the tuning stays for the next grab.
+    const DragSettings settings = drag_.settings;
+    drag_ = DragState{};
+    drag_.settings = settings;
+}
+
+// ---------------------------------------------------------------- queries
+
+std::optional<RayHit> World::rayCast(const vec3& origin, const vec3& direction, float maxDistance) const {
+    const float length = glm::length(direction);
+    if (!isFinite(origin) || !isFinite(direction) || !(length > 0.0f)) return std::nullopt;
+    const vec3 dir = direction / length;
+    std::optional<RayHit> best;
+    float bestDistance = maxDistance;
+    for (uint32_t i = 0; i < bodies_.size(); ++i) {
+        const Body& body = bodies_[i];
+        if (!body.isAlive()) continue;
+        // Work in the body frame, where the box is axis-aligned.
+        const vec3 o = inverseRotate(body.orientation, origin - body.position);
+        const vec3 d = inverseRotate(body.orientation, dir);
+        float hitDistance = -1.0f;
+        vec3 localNormal(0.0f);
+        if (body.shape.type == ShapeType::Sphere) {
+            const float r = body.shape.radius;
+            const float b = glm::dot(o, d);
+            const float c = glm::dot(o, o) - r * r;
+            const float discriminant = b * b - c;
+            if (c > 0.0f && discriminant >= 0.0f && b < 0.0f) {
+                hitDistance = -b - std::sqrt(discriminant);
+                localNormal = (o + hitDistance * d) / r;
+            }
+        } else {
+            // Slab test: the ray enters the box at the last of the three slab entries.
+            const vec3& h = body.shape.halfExtents;
+            float enter = -INFINITY, exit = INFINITY;
+            int enterAxis = -1;
+            bool missed = false;
+            for (int k = 0; k < 3; ++k) {
+                if (std::fabs(d[k]) < 1e-12f) {
+                    missed = missed || std::fabs(o[k]) > h[k];
+                    continue;
+                }
+                float t0 = (-h[k] - o[k]) / d[k];
+                float t1 = (h[k] - o[k]) / d[k];
+                if (t0 > t1) std::swap(t0, t1);
+                if (t0 > enter) {
+                    enter = t0;
+                    enterAxis = k;
+                }
+                exit = std::min(exit, t1);
+            }
+            if (!missed && enterAxis >= 0 && enter <= exit && enter > 0.0f) {
+                hitDistance = enter;
+                localNormal[enterAxis] = d[enterAxis] > 0.0f ? -1.0f : 1.0f;
+            }
+        }
+        if (hitDistance >= 0.0f && hitDistance <= bestDistance) {
+            bestDistance = hitDistance;
+            best = RayHit{idOf(i), origin + hitDistance * dir, rotate(body.orientation, localNormal), hitDistance};
+        }
+    }
+    return best;
+}
+
+std::vector<ContactPointInfo> World::contacts() const {
+    std::vector<ContactPointInfo> result;
+    for (const ContactManifold& manifold : internals_->manifolds) {
+        const Body& a = bodies_[manifold.a];
+        const Body& b = bodies_[manifold.b];
+        for (int i = 0; i < manifold.pointCount; ++i) {
+            const ContactPoint& point = manifold.points[i];
+            ContactPointInfo info;
+            info.bodyA = idOf(manifold.a);
+            info.bodyB = idOf(manifold.b);
+            info.point = point.point;
+            info.normal = manifold.normal;
+            info.rA = point.rA;
+            info.rB = point.rB;
+            info.separation = point.separation;
+            info.featureId = point.id;
+            info.inverseMassA = a.inverseMass;
+            info.inverseMassB = b.inverseMass;
+            info.angularTermA = point.angularTermA;
+            info.angularTermB = point.angularTermB;
+            info.normalMass = point.normalMass;
+            info.tangentMass[0] = point.tangentMass[0];
+            info.tangentMass[1] = point.tangentMass[1];
+            info.tangent[0] = manifold.tangent[0];
+            info.tangent[1] = manifold.tangent[1];
+            info.normalVelocityBefore = point.normalVelocityBefore;
+            info.normalVelocityAfter = point.normalVelocityAfter;
+            info.targetNormalVelocity = point.targetVelocity;
+            info.restitution = manifold.restitution;
+            info.friction = manifold.friction;
+            info.staticFriction = manifold.staticFriction;
+            info.normalImpulse = point.normalImpulse;
+            info.frictionImpulse = point.frictionImpulse;
+            info.frictionBound = point.frictionBound;
+            info.sticking = point.sticking;
+            info.warmStarted = point.warmStarted;
+            result.push_back(info);
+        }
+    }
+    return result;
+}
+
+double World::kineticEnergy() const {
+    double energy = 0.0;
+    for (const Body& body : bodies_) {
+        if (!body.isAlive() || body.isStatic) continue;
+        const glm::dvec3 v(body.linearVelocity);
+        const glm::dvec3 w(inverseRotate(body.orientation, body.angularVelocity));
+        energy += 0.5 * body.mass * glm::dot(v, v) + 0.5 * glm::dot(w, glm::dmat3(body.inertiaBody) * w);
+    }
+    return energy;
+}
+
+double World::potentialEnergy() const {
+    double energy = 0.0;
+    const glm::dvec3 g(settings_.gravity);
+    for (const Body& body : bodies_) {
+        if (body.isAlive() && body.isDynamic()) energy -= body.mass * glm::dot(g, glm::dvec3(body.position));
+    }
+    return energy;
+}
+
+glm::dvec3 World::linearMomentum() const {
+    glm::dvec3 momentum(0.0);
+    for (const Body& body : bodies_) {
+        if (body.isAlive() && body.isDynamic()) momentum += double(body.mass) * glm::dvec3(body.linearVelocity);
+    }
+    return momentum;
+}
+
+glm::dvec3 World::angularMomentum() const {
+    glm::dvec3 momentum(0.0);
+    for (const Body& body : bodies_) {
+        if (!body.isAlive() || body.isStatic) continue;
+        const glm::dmat3 rotation(body.rotation);
+        const glm::dvec3 spin =
+            rotation * (glm::dmat3(body.inertiaBody) * (glm::transpose(rotation) * glm::dvec3(body.angularVelocity)));
+        momentum += glm::cross(glm::dvec3(body.position), double(body.mass) * glm::dvec3(body.linearVelocity)) + spin;
+    }
+    return momentum;
+}
+
+BodyId World::firstNonFiniteBody() const {
+    for (uint32_t i = 0; i < bodies_.size(); ++i) {
+        const Body& body = bodies_[i];
+        if (body.isAlive() && (!isFinite(body.position) || !isFinite(body.orientation) ||
+                               !isFinite(body.linearVelocity) || !isFinite(body.angularVelocity))) {
+            return idOf(i);
+        }
+    }
+    return BodyId{};
+}
+
+}  // namespace impulse

@@ -1,0 +1,187 @@
+// The physics world: bodies, settings, the step, queries and the mouse drag.
+// This is the public API used by the scene loader, the app, the panels, the
+// headless runner and the tests. Every mutation is validated; a rejected edit
+// leaves the world exactly as it was.
+#pragma once
+
+#include "physics/body.h"
+#include "physics/math.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace impulse {
+
+/// How the restitution of two materials combines into the pair's e.
+enum class RestitutionCombine : uint8_t { Max, Min, Average, Multiply };
+/// How the friction coefficients of two materials combine into the pair's mu.
+enum class FrictionCombine : uint8_t { Geometric, Average, Min, Max };
+
+const char* toString(RestitutionCombine rule);
+const char* toString(FrictionCombine rule);
+std::optional<RestitutionCombine> parseRestitutionCombine(const std::string& text);
+std::optional<FrictionCombine> parseFrictionCombine(const std::string& text);
+float combineRestitution(RestitutionCombine rule, float a, float b);
+float combineFriction(FrictionCombine rule, float a, float b);
+
+/// World settings; the defaults are those of the scene format.
+struct WorldSettings {
+    vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
+    float timestep = 1.0f / 60.0f;     ///< s, one call of World::step()
+    int substeps = 1;                  ///< full collide-and-solve passes per step
+    int velocityIterations = 10;
+    int positionIterations = 2;
+    float restitutionThreshold = 1.0f;  ///< m/s: slower approaches do not bounce
+    RestitutionCombine restitutionCombine = RestitutionCombine::Max;
+    FrictionCombine frictionCombine = FrictionCombine::Geometric;
+    bool warmStarting = true;
+};
+
+/// Field names are those of the scene file's "world" object.
+Validation validateSettings(const WorldSettings& settings);
+
+/// Closest hit of a ray cast.
+struct RayHit {
+    BodyId body;
+    vec3 point{0.0f};   ///< world, m
+    vec3 normal{0.0f};  ///< outward surface normal at the hit
+    float distance = 0.0f;
+};
+
+/// The mouse drag: a soft point constraint pulling a point of the body toward a target.
+struct DragSettings {
+    float frequency = 5.0f;         ///< Hz, stiffness of the spring
+    float dampingRatio = 0.7f;      ///< 1 = critically damped
+    float maxForceInWeights = 50.0f;  ///< force cap as a multiple of the body's weight m|g|
+};
+Validation validateDragSettings(const DragSettings& settings);
+
+struct DragState {
+    bool active = false;
+    BodyId body;
+    vec3 localAnchor{0.0f};  ///< grabbed point in the body frame
+    vec3 anchor{0.0f};       ///< grabbed point in world space now
+    vec3 target{0.0f};       ///< where the cursor wants it
+    vec3 force{0.0f};        ///< force applied in the last step, N
+    DragSettings settings;
+};
+
+/// One solved contact point of the last step, with every term of the impulse
+/// formula so that a panel can show why the bodies moved as they did.
+struct ContactPointInfo {
+    BodyId bodyA, bodyB;
+    vec3 point{0.0f};         ///< world, midway between the surfaces
+    vec3 normal{0.0f};        ///< unit, from A to B
+    vec3 rA{0.0f}, rB{0.0f};  ///< from each centre of mass to the point
+    float separation = 0.0f;  ///< negative when penetrating, m
+    uint32_t featureId = 0;
+    // Terms of k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
+    float inverseMassA = 0.0f, inverseMassB = 0.0f;
+    float angularTermA = 0.0f, angularTermB = 0.0f;
+    float normalMass = 0.0f;            ///< 1 / k_n, kg
+    float tangentMass[2] = {0.0f, 0.0f};  ///< 1 / k_t for the two tangent directions
+    vec3 tangent[2];                    ///< tangent directions used this step
+    float normalVelocityBefore = 0.0f;  ///< v_rel . n before the solve, m/s (negative: approaching)
+    float normalVelocityAfter = 0.0f;   ///< v_rel . n after the solve
+    float targetNormalVelocity = 0.0f;  ///< restitution or speculative target, m/s
+    float restitution = 0.0f, friction = 0.0f, staticFriction = 0.0f;  ///< combined for the pair
+    float normalImpulse = 0.0f;         ///< accumulated j_n, N s
+    vec3 frictionImpulse{0.0f};         ///< accumulated tangential impulse, N s (world)
+    float frictionBound = 0.0f;         ///< mu * j_n with the mu in force, N s
+    bool sticking = false;              ///< friction held the point (inside the cone)
+    bool warmStarted = false;           ///< matched a point of the previous step
+};
+
+/// Counters of the last step.
+struct StepStats {
+    int candidatePairs = 0;  ///< broadphase AABB overlaps
+    int manifolds = 0;       ///< pairs with at least one point
+    int contactPoints = 0;
+};
+
+class World {
+public:
+    explicit World(const WorldSettings& settings = {});
+    ~World();
+    World(const World& other);
+    World& operator=(const World& other);
+    World(World&&) noexcept;
+    World& operator=(World&&) noexcept;
+
+    const WorldSettings& settings() const { return settings_; }
+    /// Validates and applies; on error the settings are unchanged.
+    Validation setSettings(const WorldSettings& settings);
+
+    /// Creates a body; returns the null handle and fills `error` if the
+    /// definition is invalid (the world is then unchanged).
+    BodyId createBody(const BodyDef& def, FieldError* error = nullptr);
+    /// Removes a body and its contacts; ends a drag on it. False for a stale handle.
+    bool removeBody(BodyId id);
+    void clear();
+
+    bool isValid(BodyId id) const;
+    int bodyCount() const { return liveBodies_; }
+    /// Live bodies in index order (stable, deterministic).
+    std::vector<BodyId> bodyIds() const;
+    /// Read-only view of a body; `id` must be valid.
+    const Body& body(BodyId id) const;
+    /// Finds a body by name; null handle when absent.
+    BodyId findBody(const std::string& name) const;
+
+    /// The body's current definition (properties and state), for editing.
+    BodyDef bodyDef(BodyId id) const;
+    /// Validates `def` and applies all of it at once; on error nothing changes.
+    /// Keeps the body's contacts unless its shape or static flag changed.
+    Validation updateBody(BodyId id, const BodyDef& def);
+
+    /// Advances by settings().timestep.
+    void step();
+    /// Advances by dt seconds (split into settings().substeps passes).
+    void step(float dt);
+
+    /// Closest body hit by the ray origin + t dir, 0 <= t <= maxDistance (dir need not be unit).
+    std::optional<RayHit> rayCast(const vec3& origin, const vec3& direction, float maxDistance) const;
+
+    /// Grabs `body` at the world point `grabPoint`; the drag is solved with the contacts.
+    Validation beginDrag(BodyId body, const vec3& grabPoint, const DragSettings& settings = {});
+    void setDragTarget(const vec3& target);
+    Validation setDragSettings(const DragSettings& settings);
+    /// Releases the body, keeping its velocity (throwing works).
+    void endDrag();
+    const DragState& drag() const { return drag_; }
+
+    /// Contact points of the last step, pair by pair in a deterministic order.
+    std::vector<ContactPointInfo> contacts() const;
+    const StepStats& stats() const { return stats_; }
+    /// Sum over dynamic bodies of 1/2 m v^2 + 1/2 w . I w (J).
+    double kineticEnergy() const;
+    /// Sum over dynamic bodies of -m g . x (J), zero at the origin.
+    double potentialEnergy() const;
+    /// Total linear momentum of the dynamic bodies (kg m/s).
+    glm::dvec3 linearMomentum() const;
+    /// Total angular momentum about the origin: sum x * m v + I_world w (kg m^2/s).
+    glm::dvec3 angularMomentum() const;
+    /// First body whose state is not finite, or null.
+    BodyId firstNonFiniteBody() const;
+    /// Number of steps taken since creation.
+    uint64_t stepCount() const { return stepCount_; }
+
+private:
+    struct Internals;
+    void substep(float dt);
+    void applyDefinition(Body& body, const BodyDef& def);
+    BodyId idOf(uint32_t index) const;
+
+    WorldSettings settings_;
+    std::vector<Body> bodies_;
+    std::vector<uint32_t> freeSlots_;
+    int liveBodies_ = 0;
+    DragState drag_;
+    StepStats stats_;
+    uint64_t stepCount_ = 0;
+    std::unique_ptr<Internals> internals_;  // broadphase, manifolds, solver scratch
+};
+
+}  // namespace impulse
