@@ -114,10 +114,13 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             if (normalVelocity < -settings.restitutionThreshold && closesThisStep) {
                 point.targetVelocity = -manifold.restitution * normalVelocity;
             }
-            const vec3 tangentialVelocity = velocity - normalVelocity * n;
-            if (glm::dot(tangentialVelocity, tangentialVelocity) < kStickSpeed * kStickSpeed) {
-                point.useStaticFriction = true;
-            }
+            // A point at rest before this step's gravity was added is held by
+            // static friction (mu_s); one already sliding keeps kinetic mu.
+            const vec3 gravityPart = settings.dt * (b.inverseMass > 0.0f ? settings.gravity : vec3(0.0f)) -
+                                     settings.dt * (a.inverseMass > 0.0f ? settings.gravity : vec3(0.0f));
+            vec3 restingSlip = velocity - gravityPart;
+            restingSlip -= glm::dot(restingSlip, n) * n;
+            if (glm::dot(restingSlip, restingSlip) < kStickSpeed * kStickSpeed) point.useStaticFriction = true;
         }
     }
 }

@@ -44,6 +44,7 @@ struct ContactManifold {
 struct SolverSettings {
     float dt = 0.0f;
     float restitutionThreshold = 0.0f;
+    vec3 gravity{0.0f};  ///< already added to the velocities this step
 };
 
 /// Builds the solver manifold of a fresh narrowphase result, carrying over the

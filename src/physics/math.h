@@ -36,6 +36,16 @@ inline quat integrateOrientation(const quat& q, const vec3& w, float dt) {
     return glm::normalize(next);
 }
 
+// The orientation after turning at constant angular velocity w for time dt:
+// the exact exponential map, so large spins stay accurate.
+inline quat rotateBy(const quat& q, const vec3& w, float dt) {
+    const float angle = glm::length(w) * dt;
+    if (angle < 1e-9f) return q;
+    const vec3 axis = w * (dt / angle);
+    const float half = 0.5f * angle;
+    return glm::normalize(quat(std::cos(half), std::sin(half) * axis) * q);
+}
+
 inline bool isFinite(float x) { return std::isfinite(x); }
 inline bool isFinite(const vec3& v) { return isFinite(v.x) && isFinite(v.y) && isFinite(v.z); }
 inline bool isFinite(const quat& q) { return isFinite(q.w) && isFinite(q.x) && isFinite(q.y) && isFinite(q.z); }

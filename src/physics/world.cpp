@@ -198,7 +198,10 @@ void World::applyDefinition(Body& body, const BodyDef& def) {
     body.inertiaOverridden = def.inertia.has_value();
     body.inertiaBody = def.inertia.value_or(shapeInertia(def.shape, def.mass));
     body.position = def.position;
-    body.orientation = glm::normalize(def.orientation);
+    // Renormalise only what is off unit length: normalising a unit quaternion
+    // can flip its last bit, and a saved-then-loaded world must be bit-identical.
+    const float orientationLength = glm::length(def.orientation);
+    body.orientation = std::fabs(orientationLength - 1.0f) > 1e-6f ? def.orientation / orientationLength : def.orientation;
     if (def.isStatic) {
         // Static bodies never move: no mass, no inertia, no velocity.
         body.inverseMass = 0.0f;
@@ -290,16 +293,22 @@ Validation World::updateBody(BodyId id, const BodyDef& def) {
 
 namespace {
 
-// w' solves I (w' - w) + dt w' x (I w') = 0 in the body frame with one Newton
-// step from w (Catto, "Numerical Methods", GDC 2015; box3d): unlike the explicit
-// term it does not pump energy in, so torque-free bodies keep |L| and E bounded
-// and a spin about the intermediate axis still tumbles.
-vec3 solveGyroscopic(const Body& body, float dt) {
-    const vec3 w = inverseRotate(body.orientation, body.angularVelocity);
-    const vec3 iw = body.inertiaBody * w;
-    const vec3 residual = dt * glm::cross(w, iw);
-    const mat3 jacobian = body.inertiaBody + dt * (skew(w) * body.inertiaBody - skew(iw));
-    return rotate(body.orientation, w - glm::inverse(jacobian) * residual);
+// Rotation of a torque-free body that keeps its world angular momentum L = I_w w
+// exactly and its energy to second order: the body turns by the angular
+// velocity at the half-step orientation (implicit midpoint, two fixed-point
+// passes), and w is then recomputed from L at the new orientation. This is the
+// gyroscopic term w x (I w) treated implicitly; unlike a one-Newton-step
+// backward-Euler update it does not bleed energy, so a spin about the
+// intermediate axis keeps tumbling with constant |L| and E.
+void integrateRotation(Body& body, float dt) {
+    const vec3 momentum = rotate(body.orientation, body.inertiaBody * inverseRotate(body.orientation, body.angularVelocity));
+    auto velocityAt = [&](const quat& q) { return rotate(q, body.inverseInertiaBody * inverseRotate(q, momentum)); };
+    vec3 midpointVelocity = body.angularVelocity;
+    for (int pass = 0; pass < 2; ++pass) {
+        midpointVelocity = velocityAt(rotateBy(body.orientation, midpointVelocity, 0.5f * dt));
+    }
+    body.orientation = rotateBy(body.orientation, midpointVelocity, dt);
+    body.angularVelocity = velocityAt(body.orientation);
 }
 
 }  // namespace
@@ -317,13 +326,11 @@ void World::step(float dt) {
 void World::substep(float dt) {
     Internals& in = *internals_;
 
-    // 1. Velocities: gravity, then the implicit gyroscopic term.
+    // 1. Velocities: gravity. (No body torques exist; the gyroscopic term is
+    // part of the rotation update in stage 6, which conserves L.)
     for (Body& body : bodies_) {
         if (!body.isAlive() || body.isStatic) continue;
         body.linearVelocity += dt * settings_.gravity;
-        body.angularVelocity = solveGyroscopic(body, dt);
-        const float spin = glm::length(body.angularVelocity);
-        if (spin > kMaxAngularSpeed) body.angularVelocity *= kMaxAngularSpeed / spin;
     }
 
     // 2. Collision detection. AABBs grow by the distance each body can travel
@@ -370,7 +377,7 @@ void World::substep(float dt) {
     }
 
     // 3.-5. Prepare, warm start, iterate: the drag is solved with the contacts.
-    prepareContacts(in.manifolds, bodies_, SolverSettings{dt, settings_.restitutionThreshold});
+    prepareContacts(in.manifolds, bodies_, SolverSettings{dt, settings_.restitutionThreshold, settings_.gravity});
     Body* dragged = drag_.active ? &bodies_[drag_.body.index] : nullptr;
     if (dragged) {
         // The cap is in body weights; under zero gravity use Earth's so it still pulls.
@@ -386,11 +393,13 @@ void World::substep(float dt) {
     finishContacts(in.manifolds, bodies_);
     if (dragged) drag_.force = in.dragSolver.impulse / dt;
 
-    // 6. Positions.
+    // 6. Positions and orientations.
     for (Body& body : bodies_) {
         if (!body.isAlive() || body.isStatic) continue;
+        const float spin = glm::length(body.angularVelocity);
+        if (spin > kMaxAngularSpeed) body.angularVelocity *= kMaxAngularSpeed / spin;
         body.position += dt * body.linearVelocity;
-        body.orientation = integrateOrientation(body.orientation, body.angularVelocity, dt);
+        integrateRotation(body, dt);
     }
 
     // 7. Penetration recovery on positions only: no kinetic energy is added.
