@@ -1,0 +1,58 @@
+// Scene files (JSON, version 1) <-> World. The format is specified in
+// shared/DESIGN.md and summarised in the README. Every rejection names the
+// file, the JSON path (e.g. "bodies[3].mass") and the rule that was broken.
+#pragma once
+
+#include "physics/world.h"
+
+#include <cstddef>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace impulse::scene {
+
+inline constexpr int kFormatVersion = 1;
+
+/// Larger files are refused before parsing (a scene of the largest allowed body
+/// count is a few tens of MiB).
+inline constexpr std::size_t kMaxFileBytes = 64u * 1024u * 1024u;
+/// Most bodies a scene may hold.
+inline constexpr std::size_t kMaxBodies = 100000;
+/// Deepest nesting of JSON arrays/objects accepted; the format itself needs 4.
+inline constexpr int kMaxNestingDepth = 32;
+
+/// A parsed, validated scene: settings plus body definitions in file order.
+struct Scene {
+    std::string name;
+    WorldSettings settings;
+    std::vector<BodyDef> bodies;
+};
+
+struct SceneError {
+    std::string file;  ///< as given by the caller ("<memory>" for text)
+    std::string path;  ///< JSON path, e.g. "bodies[3].mass"; empty for file-level errors
+    std::string rule;  ///< what is wrong, e.g. "must be > 0"
+    /// "file: path: rule"
+    std::string message() const;
+};
+
+using SceneResult = std::variant<Scene, SceneError>;
+
+/// Parses and validates JSON text. `fileName` is used only in messages.
+SceneResult parseScene(const std::string& text, const std::string& fileName = "<memory>");
+/// Reads and parses a file (errors also for unreadable files).
+SceneResult loadSceneFile(const std::string& path);
+
+/// A fresh world holding the scene (all definitions are already valid).
+World buildWorld(const Scene& scene);
+/// The world's current settings and bodies (state included) as a scene.
+Scene captureScene(const World& world, const std::string& name);
+
+/// JSON text of a scene; parseScene(toJson(s)) gives back an equal scene.
+std::string toJson(const Scene& scene);
+/// Writes to a temporary file beside `path` and renames it over `path`, so an
+/// interrupted save never leaves a truncated file. Returns an error message or "".
+std::string saveSceneFile(const Scene& scene, const std::string& path);
+
+}  // namespace impulse::scene

@@ -1,0 +1,254 @@
+// The impulse-sim contract (shared/DESIGN.md): CSV rows and header, the JSON
+// summary, exit codes 0/2/1 with nothing written on invalid input, determinism.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kHeader = "step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
+
+const char* const kSmallScene = R"({
+  "version": 1,
+  "name": "small",
+  "bodies": [
+    {"name": "ground", "static": true, "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]},
+    {"name": "box", "shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "position": [0, 0.6, 0]},
+    {"name": "ball, \"red\"", "shape": {"type": "sphere", "radius": 0.3}, "position": [2, 3, 0], "angular_velocity": [0, 1, 0]}
+  ]
+})";
+
+struct Outcome {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string quote(const std::string& arg) {
+    std::string quoted = "'";
+    for (char c : arg) {
+        if (c == '\'') {
+            quoted += "'\\''";
+        } else {
+            quoted += c;
+        }
+    }
+    return quoted + "'";
+}
+
+class ImpulseSim : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("impulse_sim_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        scene_ = write("scene.json", kSmallScene);
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(dir_, ignored);
+    }
+
+    std::string write(const std::string& name, const std::string& text) {
+        const fs::path path = dir_ / name;
+        std::ofstream(path, std::ios::binary) << text;
+        return path.string();
+    }
+    std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+    Outcome run(const std::vector<std::string>& args) const {
+        std::string command = quote(IMPULSE_SIM_PATH);
+        for (const std::string& a : args) command += " " + quote(a);
+        const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
+        command += " >" + quote(out.string()) + " 2>" + quote(err.string());
+        const int status = std::system(command.c_str());
+        Outcome r;
+        r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        r.out = readFile(out);
+        r.err = readFile(err);
+        fs::remove(out);
+        fs::remove(err);
+        return r;
+    }
+
+    static std::vector<std::string> lines(const std::string& text) {
+        std::vector<std::string> result;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);) result.push_back(line);
+        return result;
+    }
+
+    fs::path dir_;
+    std::string scene_;
+};
+
+TEST_F(ImpulseSim, CsvHasHeaderAndRowsAtZeroEveryKAndLast) {
+    const std::string csv = path("out.csv");
+    const Outcome r = run({scene_, "--steps", "10", "--every", "3", "--csv", csv});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+    const std::vector<std::string> rows = lines(readFile(csv));
+    ASSERT_EQ(rows.size(), 1u + 5u * 3u);  // header + steps 0, 3, 6, 9, 10 for 3 bodies
+    EXPECT_EQ(rows[0], kHeader);
+    const int expectedSteps[] = {0, 3, 6, 9, 10};
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        const std::string& row = rows[i];
+        EXPECT_EQ(std::stoi(row.substr(0, row.find(','))), expectedSteps[(i - 1) / 3]) << row;
+    }
+    // Names are CSV-quoted when needed, and every row has 16 columns.
+    EXPECT_NE(rows[3].find("\"ball, \"\"red\"\"\""), std::string::npos) << rows[3];
+    EXPECT_EQ(rows[1].rfind("0,0,ground,", 0), 0u) << rows[1];
+    std::size_t commas = 0;
+    for (char c : rows[2]) commas += c == ',';
+    EXPECT_EQ(commas, 15u) << rows[2];
+}
+
+TEST_F(ImpulseSim, DtOverridesTheSceneTimestep) {
+    const std::string csv = path("out.csv");
+    const Outcome r = run({scene_, "--steps", "4", "--dt", "0.005", "--csv", csv, "--every", "4"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::vector<std::string> rows = lines(readFile(csv));
+    ASSERT_EQ(rows.size(), 1u + 2u * 3u);
+    EXPECT_EQ(rows.back().rfind("4,0.0199999996,", 0), 0u) << rows.back();  // 4 * float(0.005)
+}
+
+TEST_F(ImpulseSim, SummaryIsJsonWithTheContractKeys) {
+    const Outcome r = run({scene_, "--steps", "20", "--summary"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json summary = nlohmann::json::parse(r.out);  // throws (fails the test) if not JSON
+    for (const char* key :
+         {"steps", "simulated_time", "wall_time_s", "step_time_ms", "bodies", "kinetic_energy",
+          "potential_energy", "linear_momentum", "angular_momentum", "contact_points", "max_speed"}) {
+        EXPECT_TRUE(summary.contains(key)) << key;
+    }
+    EXPECT_EQ(summary["steps"], 20);
+    EXPECT_NEAR(summary["simulated_time"].get<double>(), 20.0 / 60.0, 1e-6);
+    for (const char* key : {"median", "p95", "mean", "max"}) {
+        ASSERT_TRUE(summary["step_time_ms"].contains(key)) << key;
+        EXPECT_GE(summary["step_time_ms"][key].get<double>(), 0.0);
+    }
+    EXPECT_LE(summary["step_time_ms"]["median"].get<double>(), summary["step_time_ms"]["max"].get<double>());
+    ASSERT_EQ(summary["bodies"].size(), 3u);
+    const nlohmann::json& box = summary["bodies"][1];
+    EXPECT_EQ(box["name"], "box");
+    for (const char* key : {"position", "linear_velocity", "angular_velocity"})
+        EXPECT_EQ(box[key].size(), 3u) << key;
+    EXPECT_EQ(box["orientation"].size(), 4u);
+    EXPECT_EQ(summary["linear_momentum"].size(), 3u);
+    EXPECT_EQ(summary["angular_momentum"].size(), 3u);
+    EXPECT_TRUE(summary["contact_points"].is_number_integer());
+    EXPECT_GT(summary["contact_points"].get<int>(), 0);  // the box rests on the ground
+    EXPECT_GE(summary["max_speed"].get<double>(), 0.0);
+}
+
+TEST_F(ImpulseSim, HelpExitsZero) {
+    const Outcome r = run({"--help"});
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_NE(r.out.find("usage: impulse-sim"), std::string::npos);
+}
+
+TEST_F(ImpulseSim, BadFlagsExitTwoAndWriteNothing) {
+    const std::string csv = path("never.csv");
+    struct Case {
+        std::vector<std::string> args;
+        std::string message;  // expected on stderr
+    };
+    const std::vector<Case> cases = {
+        {{scene_, "--steps", "10", "--csv", csv, "--bogus"}, "--bogus: unknown flag"},
+        {{scene_, "--csv", csv, "--steps"}, "--steps: missing value"},
+        {{scene_, "--csv", csv}, "--steps: required"},
+        {{scene_, "--steps", "ten", "--csv", csv}, "--steps: expected a whole number"},
+        {{scene_, "--steps", "1.5", "--csv", csv}, "--steps: expected a whole number"},
+        {{scene_, "--steps", "-1", "--csv", csv}, "--steps: must be >= 0"},
+        {{scene_, "--steps", "100000000000", "--csv", csv}, "--steps: must be <="},
+        {{scene_, "--steps", "99999999999999999999999", "--csv", csv}, "--steps"},
+        {{scene_, "--steps", "10", "--dt", "0", "--csv", csv}, "--dt: must be a number in"},
+        {{scene_, "--steps", "10", "--dt", "5", "--csv", csv}, "--dt: must be a number in"},
+        {{scene_, "--steps", "10", "--dt", "fast", "--csv", csv}, "--dt: expected a number"},
+        {{scene_, "--steps", "10", "--dt", "nan", "--csv", csv}, "--dt"},
+        {{scene_, "--steps", "10", "--every", "0", "--csv", csv}, "--every: must be >= 1"},
+        {{scene_, "--steps", "10", "--every", "x", "--csv", csv}, "--every: expected a whole number"},
+        {{scene_, "--steps", "10", "--steps", "5", "--csv", csv}, "--steps: given more than once"},
+        {{"--steps", "10", "--csv", csv}, "missing SCENE.json"},
+        {{scene_, scene_, "--steps", "10", "--csv", csv}, "unexpected argument"},
+    };
+    for (const Case& c : cases) {
+        std::string joined;
+        for (const std::string& a : c.args) joined += " " + a;
+        SCOPED_TRACE(joined);
+        const Outcome r = run(c.args);
+        EXPECT_EQ(r.exitCode, 2);
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "");
+        EXPECT_FALSE(fs::exists(csv));
+    }
+}
+
+TEST_F(ImpulseSim, BadSceneExitsTwoWithThePathAndWritesNothing) {
+    const std::string bad = write(
+        "bad.json",
+        R"({"version": 1, "bodies": [{"shape": {"type": "sphere", "radius": 1}, "position": [0, 0, 0], "mass": -1}]})");
+    const std::string csv = path("never.csv");
+    Outcome r = run({bad, "--steps", "10", "--csv", csv, "--summary"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find(bad + ": bodies[0].mass: must be > 0"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(fs::exists(csv));
+
+    r = run({path("no_such_scene.json"), "--steps", "10", "--csv", csv});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("no_such_scene.json"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(csv));
+
+    const std::string malformed = write("malformed.json", "{\"version\": 1,\n\"bodies\": [\n");
+    r = run({malformed, "--steps", "1", "--csv", csv});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(csv));
+}
+
+TEST_F(ImpulseSim, TwoRunsGiveByteIdenticalCsv) {
+    const std::string a = path("a.csv"), b = path("b.csv");
+    ASSERT_EQ(run({scene_, "--steps", "120", "--csv", a, "--summary"}).exitCode, 0);
+    ASSERT_EQ(run({scene_, "--steps", "120", "--csv", b}).exitCode, 0);
+    const std::string first = readFile(a);
+    EXPECT_GT(first.size(), 1000u);
+    EXPECT_EQ(first, readFile(b));
+}
+
+TEST_F(ImpulseSim, HugeVelocityStillCompletes) {
+    const std::string fast = write("fast.json", R"({"version": 1, "bodies": [
+      {"name": "ground", "static": true, "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]},
+      {"name": "wall", "static": true, "shape": {"type": "box", "half_extents": [0.5, 5, 10]}, "position": [5, 5, 0]},
+      {"name": "bullet", "shape": {"type": "sphere", "radius": 0.1}, "mass": 0.01, "position": [0, 1, 0],
+       "linear_velocity": [999, -10, 0], "angular_velocity": [0, 0, 99]},
+      {"name": "brick", "shape": {"type": "box", "half_extents": [0.2, 0.1, 0.1]}, "position": [2, 0.1, 0],
+       "linear_velocity": [-500, 300, 700]}
+    ]})");
+    const std::string csv = path("fast.csv");
+    const Outcome r = run({fast, "--steps", "300", "--csv", csv, "--every", "50", "--summary"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+    EXPECT_EQ(lines(readFile(csv)).size(), 1u + 7u * 4u);
+}
+
+}  // namespace

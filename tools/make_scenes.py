@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""Generates the preset scene files in assets/scenes/ (scene format version 1).
+
+Deterministic: fixed seeds, values rounded to a few decimals, so running it
+again gives byte-identical files. Python 3 standard library only.
+
+    python3 tools/make_scenes.py [--out assets/scenes]
+
+Units are SI (m, kg, s, rad), y is up. assets/scenes/bench/ is not touched.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+
+DIGITS = 6  # decimals kept in positions, sizes and angles
+
+
+def r(x):
+    """Rounds to DIGITS decimals and turns -0.0 into 0.0 for tidy files."""
+    v = round(float(x), DIGITS)
+    return 0.0 if v == 0.0 else v
+
+
+def vec(*xs):
+    return [r(x) for x in xs]
+
+
+def quat_axis_angle(axis, angle):
+    """[w, x, y, z] of a rotation by `angle` (rad) about the unit `axis`."""
+    n = math.sqrt(sum(a * a for a in axis))
+    s = math.sin(angle / 2.0) / n
+    return [r(math.cos(angle / 2.0)), r(axis[0] * s), r(axis[1] * s), r(axis[2] * s)]
+
+
+def quat_mul(a, b):
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return [
+        aw * bw - ax * bx - ay * by - az * bz,
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+    ]
+
+
+def random_orientation(rng):
+    """Uniform random unit quaternion (Shoemake)."""
+    u1, u2, u3 = rng.random(), rng.random(), rng.random()
+    a, b = math.sqrt(1.0 - u1), math.sqrt(u1)
+    q = [b * math.cos(2 * math.pi * u3), a * math.sin(2 * math.pi * u2),
+         a * math.cos(2 * math.pi * u2), b * math.sin(2 * math.pi * u3)]
+    return [r(x) for x in q]
+
+
+def box(hx, hy, hz):
+    return {"type": "box", "half_extents": vec(hx, hy, hz)}
+
+
+def sphere(radius):
+    return {"type": "sphere", "radius": r(radius)}
+
+
+def body(name, shape, position, mass=None, static=False, orientation=None, linear_velocity=None,
+         angular_velocity=None, restitution=None, friction=None, static_friction=None):
+    """A body in the file's key order; absent arguments are left to the format's defaults."""
+    b = {"name": name}
+    if static:
+        b["static"] = True
+    b["shape"] = shape
+    if mass is not None:
+        assert not static, "a static body has no mass"
+        b["mass"] = r(mass)
+    b["position"] = vec(*position)
+    if orientation is not None:
+        b["orientation"] = [r(x) for x in orientation]
+    if linear_velocity is not None:
+        b["linear_velocity"] = vec(*linear_velocity)
+    if angular_velocity is not None:
+        b["angular_velocity"] = vec(*angular_velocity)
+    if restitution is not None:
+        b["restitution"] = r(restitution)
+    if friction is not None:
+        b["friction"] = r(friction)
+    if static_friction is not None:
+        b["static_friction"] = r(static_friction)
+    return b
+
+
+def ground(half_x=20.0, half_z=20.0, friction=0.6, restitution=None, name="ground"):
+    """A static slab whose top face is the plane y = 0."""
+    return body(name, box(half_x, 0.5, half_z), (0.0, -0.5, 0.0), static=True, friction=friction,
+                restitution=restitution)
+
+
+NO_GRAVITY = [0.0, 0.0, 0.0]
+
+
+def scene(name, bodies, **world):
+    assert len({b["name"] for b in bodies}) == len(bodies), "names must be unique"
+    doc = {"version": 1, "name": name}
+    if world:
+        doc["world"] = world
+    doc["bodies"] = bodies
+    return doc
+
+
+def dump(doc):
+    """Pretty JSON with one body per line (the layout impulse-lab itself saves)."""
+    inline = {"separators": (", ", ": "), "ensure_ascii": False}
+    lines = ["{", '  "version": %d,' % doc["version"], '  "name": %s,' % json.dumps(doc["name"], **inline)]
+    if "world" in doc:
+        items = ['    %s: %s' % (json.dumps(k), json.dumps(v, **inline)) for k, v in doc["world"].items()]
+        lines.append('  "world": {')
+        lines.append(",\n".join(items))
+        lines.append("  },")
+    lines.append('  "bodies": [')
+    lines.append(",\n".join("    " + json.dumps(b, **inline) for b in doc["bodies"]))
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- presets
+
+def default_scene():
+    """A small mixed scene: a tower, a little pyramid, a ramp with a sliding box, falling balls."""
+    bodies = [ground()]
+    ramp_angle = math.radians(20.0)
+    ramp_q = quat_axis_angle((0, 0, 1), -ramp_angle)  # descends toward +x
+    ramp_centre = (-4.0, 1.2, 0.0)
+    bodies.append(body("ramp", box(2.5, 0.1, 1.2), ramp_centre, static=True, orientation=ramp_q, friction=0.4))
+    # A crate resting near the top of the ramp: centre = ramp centre + normal * (0.1 + 0.3) - slope * 1.6.
+    normal = (math.sin(ramp_angle), math.cos(ramp_angle), 0.0)
+    down_slope = (math.cos(ramp_angle), -math.sin(ramp_angle), 0.0)
+    gap = 0.402
+    p = [ramp_centre[i] + normal[i] * gap - down_slope[i] * 1.6 for i in range(3)]
+    bodies.append(body("ramp_crate", box(0.3, 0.3, 0.3), p, mass=1.5, orientation=ramp_q, friction=0.3,
+                       restitution=0.2))
+    for k in range(4):
+        bodies.append(body("tower%d" % k, box(0.5, 0.5, 0.5), (2.0, 0.5 + 1.001 * k, -1.5), mass=2.0,
+                           friction=0.6, restitution=0.1))
+    rows = 3
+    for row in range(rows):
+        for i in range(rows - row):
+            x = 3.5 + (i - (rows - row - 1) / 2.0) * 0.82
+            bodies.append(body("pyramid%d_%d" % (row, i), box(0.4, 0.4, 0.4), (x, 0.4 + 0.801 * row, 2.0),
+                               mass=1.0, friction=0.6, restitution=0.1))
+    balls = [("ball_red", 0.4, (2.1, 6.0, -1.4), 2.0), ("ball_small", 0.25, (3.4, 5.0, 2.1), 0.5),
+             ("ball_ramp", 0.3, (-6.0, 4.0, -0.7), 1.0)]
+    for name, radius, pos, mass in balls:
+        bodies.append(body(name, sphere(radius), pos, mass=mass, restitution=0.6, friction=0.4))
+    return scene("Default", bodies)
+
+
+def two_spheres_head_on():
+    """Equal spheres approaching along x at 2 m/s each, e = 0.9: they leave at 1.8 m/s each."""
+    bodies = [
+        body("left", sphere(0.5), (-2.0, 0.0, 0.0), mass=1.0, linear_velocity=(2.0, 0.0, 0.0), restitution=0.9,
+             friction=0.0),
+        body("right", sphere(0.5), (2.0, 0.0, 0.0), mass=1.0, linear_velocity=(-2.0, 0.0, 0.0), restitution=0.9,
+             friction=0.0),
+    ]
+    return scene("Two spheres head-on (no gravity, e = 0.9)", bodies, gravity=NO_GRAVITY)
+
+
+def sphere_hits_box(spin):
+    """A 0.5 kg ball at 5 m/s strikes a free 2 kg cube 0.3 m above its centre (no gravity, frictionless)."""
+    box_body = body("box", box(0.5, 0.5, 0.5), (0.0, 0.0, 0.0), mass=2.0, restitution=0.5, friction=0.0,
+                    angular_velocity=(0.0, 2.0, 0.0) if spin else None)
+    ball = body("ball", sphere(0.25), (-3.0, 0.3, 0.0), mass=0.5, linear_velocity=(5.0, 0.0, 0.0),
+                restitution=0.5, friction=0.0)
+    title = "Sphere hits a spinning box" if spin else "Sphere hits a box off centre"
+    return scene(title + " (no gravity)", [box_body, ball], gravity=NO_GRAVITY)
+
+
+def tower10():
+    bodies = [ground()]
+    for k in range(10):
+        bodies.append(body("box%d" % k, box(0.5, 0.5, 0.5), (0.0, 0.5 + 1.0 * k, 0.0), mass=1.0, friction=0.6,
+                           restitution=0.0))
+    return scene("Tower of 10 boxes", bodies)
+
+
+def pyramid15():
+    bodies = [ground()]
+    rows, gap = 15, 0.05
+    for row in range(rows):
+        n = rows - row
+        for i in range(n):
+            x = (i - (n - 1) / 2.0) * (1.0 + gap)
+            bodies.append(body("box%d_%d" % (row, i), box(0.5, 0.5, 0.5), (x, 0.5 + 1.0 * row, 0.0), mass=1.0,
+                               friction=0.6, restitution=0.0))
+    return scene("Pyramid of 15 rows (120 boxes)", bodies)
+
+
+def ramp_friction():
+    """Blocks on a 30 degree ramp: mu > tan 30 = 0.577 holds, smaller slides (pair mu = min rule)."""
+    angle = math.radians(30.0)
+    q = quat_axis_angle((0, 0, 1), -angle)  # surface descends toward +x
+    centre = (0.0, 2.5, 0.0)
+    half_thickness, half_block = 0.25, 0.25
+    bodies = [ground(), body("ramp", box(4.0, half_thickness, 3.0), centre, static=True, orientation=q,
+                             friction=1.0, restitution=0.0)]
+    normal = (math.sin(angle), math.cos(angle), 0.0)
+    down_slope = (math.cos(angle), -math.sin(angle), 0.0)
+    lift = half_thickness + half_block + 0.002
+    for k, mu in enumerate((0.1, 0.4, 0.6, 0.9)):
+        z = -2.1 + 1.4 * k
+        p = [centre[i] + normal[i] * lift - down_slope[i] * 2.5 for i in range(3)]
+        p[2] = z
+        bodies.append(body("block_mu%g" % mu, box(half_block, half_block, half_block), p, mass=1.0, orientation=q,
+                           friction=mu, restitution=0.0))
+    return scene("Ramp at 30 degrees: friction 0.1, 0.4, 0.6, 0.9", bodies, friction_combine="min")
+
+
+def dominoes():
+    bodies = [ground(30.0, 5.0)]
+    count, spacing = 20, 0.6
+    for k in range(count):
+        bodies.append(body("domino%02d" % k, box(0.05, 0.5, 0.25), (-6.0 + spacing * k, 0.5, 0.0), mass=5.0,
+                           friction=0.5, restitution=0.0,
+                           angular_velocity=(0.0, 0.0, -1.5) if k == 0 else None))
+    return scene("Dominoes (20)", bodies)
+
+
+def newtons_cradle():
+    """A horizontal Newton's cradle: no gravity, e = 1, frictionless, a striker hits 5 touching balls."""
+    radius, mass = 0.1, 0.5
+    bodies = [body("striker", sphere(radius), (-1.0, 0.0, 0.0), mass=mass, linear_velocity=(2.0, 0.0, 0.0),
+                   restitution=1.0, friction=0.0)]
+    for k in range(5):
+        bodies.append(body("ball%d" % (k + 1), sphere(radius), (2.0 * radius * k, 0.0, 0.0), mass=mass,
+                           restitution=1.0, friction=0.0))
+    return scene("Newton's cradle, horizontal (no gravity, e = 1)", bodies, gravity=NO_GRAVITY,
+                 restitution_threshold=0.1)
+
+
+def sliding_ball_rolls():
+    """v0 = 5 m/s, no spin, mu = 0.3: rolls at 5/7 v0 = 3.571 m/s after t = 2 v0 / (7 mu g) = 0.485 s."""
+    bodies = [ground(50.0, 5.0, friction=0.3, restitution=0.0),
+              body("ball", sphere(0.5), (-30.0, 0.5, 0.0), mass=1.0, linear_velocity=(5.0, 0.0, 0.0),
+                   restitution=0.0, friction=0.3)]
+    return scene("Sliding ball starts rolling (mu = 0.3)", bodies)
+
+
+def spin(axis_index, label):
+    """Box with I_x < I_y < I_z (half-extents 0.5, 0.25, 0.1) spun at 5 rad/s about one principal axis."""
+    w = [1.0e-3, 1.0e-3, 1.0e-3]
+    w[axis_index] = 5.0
+    bodies = [body("box", box(0.5, 0.25, 0.1), (0.0, 0.0, 0.0), mass=1.0, angular_velocity=[float(x) for x in w])]
+    return scene("Spin about the %s axis (no gravity)" % label, bodies, gravity=NO_GRAVITY)
+
+
+def billiard_break():
+    """15 balls racked on the foot spot of a 2.54 m x 1.27 m table with cushions, cue ball at 8 m/s.
+    Pair rules: e = min (ball-ball 0.95, ball-cushion 0.8, ball-cloth 0.5), mu = max (ball-ball 0.05,
+    ball-cloth and ball-cushion 0.2). Short substeps so an 8 m/s ball cannot skip a 57 mm one."""
+    radius, mass, gap = 0.0286, 0.17, 0.0002
+    half_length, half_width = 1.27, 0.635  # playing surface
+    rail_half_height, rail_half_thickness = 0.025, 0.05
+    bodies = [body("table", box(half_length + 2 * rail_half_thickness, 0.5, half_width + 2 * rail_half_thickness),
+                   (0.0, -0.5, 0.0), static=True, friction=0.2, restitution=0.5)]
+    rails = [("cushion_head", (rail_half_thickness, rail_half_height, half_width), (-half_length - rail_half_thickness, 0)),
+             ("cushion_foot", (rail_half_thickness, rail_half_height, half_width), (half_length + rail_half_thickness, 0)),
+             ("cushion_left", (half_length + 2 * rail_half_thickness, rail_half_height, rail_half_thickness),
+              (0, -half_width - rail_half_thickness)),
+             ("cushion_right", (half_length + 2 * rail_half_thickness, rail_half_height, rail_half_thickness),
+              (0, half_width + rail_half_thickness))]
+    for name, half, (x, z) in rails:
+        bodies.append(body(name, box(*half), (x, rail_half_height, z), static=True, friction=0.2, restitution=0.8))
+    bodies.append(body("cue", sphere(radius), (-half_length / 2.0, radius, 0.0), mass=mass,
+                       linear_velocity=(8.0, 0.0, 0.0), restitution=0.95, friction=0.05))
+    d = 2.0 * radius + gap
+    n = 1
+    for row in range(5):
+        for i in range(row + 1):
+            x = half_length / 2.0 + row * d * math.sqrt(3.0) / 2.0
+            z = (i - row / 2.0) * d
+            bodies.append(body("ball%d" % n, sphere(radius), (x, radius, z), mass=mass, restitution=0.95,
+                               friction=0.05))
+            n += 1
+    return scene("Billiard break", bodies, timestep=r(1.0 / 120.0), substeps=4, restitution_combine="min",
+                 friction_combine="max")
+
+
+def pile1000():
+    """1,000 boxes and spheres of mixed sizes dropped from a grid into a walled pen."""
+    rng = random.Random(1000)
+    half_pen, wall_half_height, wall_half_thickness = 8.0, 1.5, 0.25
+    bodies = [ground(20.0, 20.0)]
+    span = half_pen + wall_half_thickness
+    bodies.append(body("wall_north", box(span + wall_half_thickness, wall_half_height, wall_half_thickness),
+                       (0.0, wall_half_height, -span), static=True, friction=0.4))
+    bodies.append(body("wall_south", box(span + wall_half_thickness, wall_half_height, wall_half_thickness),
+                       (0.0, wall_half_height, span), static=True, friction=0.4))
+    bodies.append(body("wall_west", box(wall_half_thickness, wall_half_height, span - wall_half_thickness),
+                       (-span, wall_half_height, 0.0), static=True, friction=0.4))
+    bodies.append(body("wall_east", box(wall_half_thickness, wall_half_height, span - wall_half_thickness),
+                       (span, wall_half_height, 0.0), static=True, friction=0.4))
+    cell, per_row = 1.4, 11  # 1.4 m cells hold the largest body (0.4 m half-extents) in any orientation
+    density = 200.0  # kg/m^3, light wood
+    count = 1000
+    for k in range(count):
+        layer, rest = divmod(k, per_row * per_row)
+        ix, iz = divmod(rest, per_row)
+        x = (ix - (per_row - 1) / 2.0) * cell + rng.uniform(-0.1, 0.1)
+        z = (iz - (per_row - 1) / 2.0) * cell + rng.uniform(-0.1, 0.1)
+        y = 2.0 + layer * cell
+        friction = rng.uniform(0.4, 0.7)
+        restitution = rng.uniform(0.0, 0.3)
+        if rng.random() < 0.5:
+            h = [rng.uniform(0.15, 0.4) for _ in range(3)]
+            mass = density * 8.0 * h[0] * h[1] * h[2]
+            bodies.append(body("box%04d" % k, box(*h), (x, y, z), mass=mass, orientation=random_orientation(rng),
+                               friction=friction, restitution=restitution))
+        else:
+            radius = rng.uniform(0.15, 0.4)
+            mass = density * 4.0 / 3.0 * math.pi * radius ** 3
+            bodies.append(body("sphere%04d" % k, sphere(radius), (x, y, z), mass=mass, friction=friction,
+                               restitution=restitution))
+    return scene("Pile of 1000 in a pen", bodies)
+
+
+PRESETS = {
+    "default.json": default_scene,
+    "two_spheres_head_on.json": two_spheres_head_on,
+    "sphere_hits_box_off_centre.json": lambda: sphere_hits_box(spin=False),
+    "sphere_hits_spinning_box.json": lambda: sphere_hits_box(spin=True),
+    "tower10.json": tower10,
+    "pyramid15.json": pyramid15,
+    "ramp_friction.json": ramp_friction,
+    "dominoes.json": dominoes,
+    "newtons_cradle.json": newtons_cradle,
+    "sliding_ball_rolls.json": sliding_ball_rolls,
+    "spin_major_axis.json": lambda: spin(2, "major"),
+    "spin_intermediate_axis.json": lambda: spin(1, "intermediate"),
+    "spin_minor_axis.json": lambda: spin(0, "minor"),
+    "billiard_break.json": billiard_break,
+    "pile1000.json": pile1000,
+}
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(root, "assets", "scenes"), help="output folder")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for file_name, make in PRESETS.items():
+        path = os.path.join(args.out, file_name)
+        text = dump(make())
+        with open(path + ".tmp", "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+        print("wrote", os.path.relpath(path, root))
+
+
+if __name__ == "__main__":
+    main()
