@@ -1,0 +1,47 @@
+// Small builders shared by the closed-form validation tests.
+#pragma once
+
+#include "physics/world.h"
+
+#include <glm/gtc/quaternion.hpp>
+
+namespace impulse::test {
+
+inline WorldSettings zeroGravity() {
+    WorldSettings settings;
+    settings.gravity = vec3(0.0f);
+    return settings;
+}
+
+/// A static box whose top face is the plane y = 0 (or tilted by `orientation`).
+inline BodyId addGround(World& world, float friction, float restitution, const quat& orientation = quat(1, 0, 0, 0)) {
+    BodyDef def;
+    def.name = "ground";
+    def.isStatic = true;
+    def.shape = Shape::box(vec3(50.0f, 0.5f, 50.0f));
+    def.orientation = orientation;
+    def.position = rotate(orientation, vec3(0.0f, -0.5f, 0.0f));
+    def.friction = friction;
+    def.restitution = restitution;
+    return world.createBody(def);
+}
+
+inline BodyDef sphereDef(float radius, float mass, const vec3& position) {
+    BodyDef def;
+    def.shape = Shape::sphere(radius);
+    def.mass = mass;
+    def.position = position;
+    return def;
+}
+
+inline BodyDef boxDef(const vec3& halfExtents, float mass, const vec3& position) {
+    BodyDef def;
+    def.shape = Shape::box(halfExtents);
+    def.mass = mass;
+    def.position = position;
+    return def;
+}
+
+inline glm::dvec3 toDouble(const vec3& v) { return glm::dvec3(v); }
+
+}  // namespace impulse::test
