@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The two set-up commands of the README, for a fresh Debian 12 machine:
+#   scripts/dev.sh run [SCENE.json]   install missing packages, build, start the app
+#   scripts/dev.sh test               install missing packages, build, run every test,
+#                                     then again under AddressSanitizer + UBSan
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+packages=(build-essential cmake ninja-build pkg-config python3
+          libsdl2-dev libglm-dev libimgui-dev libstb-dev khronos-api nlohmann-json3-dev
+          libgtest-dev libbenchmark-dev xvfb xauth xdotool)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+install_missing_packages() {
+    local missing=()
+    for package in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "== installing missing Debian packages: ${missing[*]}"
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# configure_and_build DIR [cmake options...]
+configure_and_build() {
+    local dir=$1
+    shift
+    cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs"
+}
+
+run_tests() {
+    local dir=$1
+    ctest --test-dir "$dir" -j "$jobs" --output-on-failure
+}
+
+command=${1:-}
+case "$command" in
+    run)
+        shift
+        install_missing_packages
+        configure_and_build "$root/build" -DCMAKE_BUILD_TYPE=Release
+        app="$root/build/src/app/impulse-lab"
+        if [ -x "$app" ]; then
+            exec "$app" "$@"
+        fi
+        scene=${1:-$root/assets/scenes/default.json}
+        echo "== the desktop app is not built yet; running the default scene headless"
+        exec "$root/build/src/cli/impulse-sim" "$scene" --steps 600 --summary
+        ;;
+    test)
+        install_missing_packages
+        echo "== Release build and tests"
+        configure_and_build "$root/build" -DCMAKE_BUILD_TYPE=Release
+        run_tests "$root/build"
+        echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+        configure_and_build "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPULSE_SANITIZE=ON
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+            run_tests "$root/build-asan"
+        ;;
+    *)
+        echo "usage: scripts/dev.sh run [SCENE.json] | scripts/dev.sh test" >&2
+        exit 2
+        ;;
+esac
