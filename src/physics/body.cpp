@@ -149,7 +149,12 @@ Validation validateBodyDef(const BodyDef& def) {
     }
     if (auto error = checkMagnitude("position", def.position, kMaxPosition, " m")) return error;
     if (!isFinite(def.orientation)) return fail("orientation", "must hold finite numbers");
-    if (glm::length(def.orientation) < 1e-6f) return fail("orientation", "must be a non-zero quaternion [w, x, y, z]");
+    // The length itself must be representable: [1e20, 0, 0, 0] is finite but its length overflows.
+    const float orientationLength = glm::length(def.orientation);
+    if (!isFinite(orientationLength) || orientationLength > kMaxQuaternionLength) {
+        return fail("orientation", "quaternion components must be at most 1e6 in magnitude");
+    }
+    if (orientationLength < 1e-6f) return fail("orientation", "must be a non-zero quaternion [w, x, y, z]");
     if (auto error = checkMagnitude("linear_velocity", def.linearVelocity, kMaxSpeed, " m/s")) return error;
     if (auto error = checkMagnitude("angular_velocity", def.angularVelocity, kMaxAngularSpeed, " rad/s")) return error;
     if (auto error = checkRange("restitution", def.restitution, 0.0f, 1.0f, "")) return error;

@@ -48,5 +48,6 @@ inline constexpr int kMaxVelocityIterations = 500;
 inline constexpr int kMaxPositionIterations = 100;
 inline constexpr float kMaxSpeed = 1000.0f;        // m/s, body speed in a definition
 inline constexpr float kMaxPosition = 1.0e5f;      // m, coordinate magnitude
+inline constexpr float kMaxQuaternionLength = 1.0e6f;  // unnormalised orientations in a definition
 
 }  // namespace impulse

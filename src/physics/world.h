@@ -141,7 +141,8 @@ public:
     /// Advances by dt seconds (split into settings().substeps passes).
     void step(float dt);
 
-    /// Closest body hit by the ray origin + t dir, 0 <= t <= maxDistance (dir need not be unit).
+    /// Closest body hit by the ray from `origin` along `direction` (need not be unit),
+    /// within `maxDistance` metres; RayHit::distance is in metres too.
     std::optional<RayHit> rayCast(const vec3& origin, const vec3& direction, float maxDistance) const;
 
     /// Grabs `body` at the world point `grabPoint`; the drag is solved with the contacts.

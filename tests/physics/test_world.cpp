@@ -1,0 +1,493 @@
+// The World API (physics/world.h): handles, queries, ray casts, the mouse drag,
+// reported contacts, energy and momentum, step guards and determinism.
+#include "physics/world.h"
+
+#include "physics_test_util.h"
+
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+namespace impulse {
+namespace {
+
+using test::axisAngle;
+
+BodyDef sphereDef(const std::string& name, const vec3& position, float radius, float mass = 1.0f) {
+    BodyDef def;
+    def.name = name;
+    def.shape = Shape::sphere(radius);
+    def.position = position;
+    def.mass = mass;
+    return def;
+}
+
+BodyDef boxDef(const std::string& name, const vec3& position, const vec3& half, float mass = 1.0f) {
+    BodyDef def;
+    def.name = name;
+    def.shape = Shape::box(half);
+    def.position = position;
+    def.mass = mass;
+    return def;
+}
+
+WorldSettings zeroGravity() {
+    WorldSettings settings;
+    settings.gravity = vec3(0.0f);
+    return settings;
+}
+
+// ---------------------------------------------------------------- handles
+
+TEST(WorldHandles, StaleHandleAfterRemoveAndGenerationOnReuse) {
+    World world;
+    const BodyId a = world.createBody(sphereDef("a", vec3(0.0f), 0.5f));
+    const BodyId b = world.createBody(sphereDef("b", vec3(2.0f, 0.0f, 0.0f), 0.5f));
+    const BodyId c = world.createBody(sphereDef("c", vec3(4.0f, 0.0f, 0.0f), 0.5f));
+    EXPECT_EQ(a.index, 0u);
+    EXPECT_EQ(b.index, 1u);
+    EXPECT_EQ(c.index, 2u);
+    EXPECT_EQ(b.generation, 1u);
+    EXPECT_EQ(world.bodyCount(), 3);
+
+    ASSERT_TRUE(world.removeBody(b));
+    EXPECT_FALSE(world.isValid(b));
+    EXPECT_FALSE(world.removeBody(b)) << "removing twice must fail";
+    EXPECT_EQ(world.bodyCount(), 2);
+    EXPECT_FALSE(world.findBody("b"));
+
+    const BodyId d = world.createBody(sphereDef("d", vec3(6.0f, 0.0f, 0.0f), 0.5f));
+    EXPECT_EQ(d.index, 1u) << "the free slot is reused";
+    EXPECT_EQ(d.generation, 2u) << "reuse bumps the generation";
+    EXPECT_NE(d, b);
+    EXPECT_FALSE(world.isValid(b)) << "the old handle stays stale after reuse";
+    EXPECT_TRUE(world.isValid(d));
+    EXPECT_EQ(world.body(d).name, "d");
+
+    EXPECT_FALSE(world.isValid(BodyId{}));
+    EXPECT_FALSE(BodyId{});
+    EXPECT_FALSE(world.isValid(BodyId{99, 1}));
+    EXPECT_FALSE(world.isValid(BodyId{0, 7}));
+}
+
+TEST(WorldHandles, BodyIdsInIndexOrderAndFindBody) {
+    World world;
+    std::vector<BodyId> ids;
+    for (int i = 0; i < 5; ++i) {
+        ids.push_back(world.createBody(sphereDef("s" + std::to_string(i), vec3(2.0f * i, 0.0f, 0.0f), 0.5f)));
+    }
+    world.removeBody(ids[1]);
+    world.removeBody(ids[3]);
+    const BodyId again = world.createBody(sphereDef("again", vec3(20.0f, 0.0f, 0.0f), 0.5f));  // takes slot 3
+    const std::vector<BodyId> want = {ids[0], ids[2], again, ids[4]};
+    EXPECT_EQ(world.bodyIds(), want);
+    EXPECT_EQ(again.index, 3u);
+    EXPECT_EQ(world.findBody("s2"), ids[2]);
+    EXPECT_EQ(world.findBody("again"), again);
+    EXPECT_FALSE(world.findBody("s3"));
+    EXPECT_FALSE(world.findBody("nobody"));
+}
+
+TEST(WorldHandles, RemovingABodyForgetsItsContactsAndClearResets) {
+    World world = test::makeScene();
+    for (int i = 0; i < 60; ++i) world.step();
+    ASSERT_GT(world.stats().contactPoints, 0);
+    const BodyId ball = world.findBody("ball");
+    world.removeBody(ball);
+    for (const ContactPointInfo& contact : world.contacts()) {
+        EXPECT_NE(contact.bodyA, ball);
+        EXPECT_NE(contact.bodyB, ball);
+    }
+    world.clear();
+    EXPECT_EQ(world.bodyCount(), 0);
+    EXPECT_TRUE(world.contacts().empty());
+    EXPECT_TRUE(world.bodyIds().empty());
+}
+
+// ---------------------------------------------------------------- ray cast
+
+TEST(WorldRayCast, HitsSphereWithDistancePointAndNormal) {
+    World world;
+    const BodyId s = world.createBody(sphereDef("s", vec3(5.0f, 0.0f, 0.0f), 1.0f));
+    // Ray along +x offset by 0.6 in y: enters the sphere at x = 5 - sqrt(1 - 0.36) = 4.2.
+    const auto hit = world.rayCast(vec3(0.0f, 0.6f, 0.0f), vec3(2.0f, 0.0f, 0.0f), 100.0f);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->body, s);
+    EXPECT_NEAR(hit->distance, 4.2f, 1e-5f);  // float rounding at ~5 m
+    EXPECT_TRUE(test::near(hit->point, vec3(4.2f, 0.6f, 0.0f), 1e-5f));
+    EXPECT_TRUE(test::near(hit->normal, vec3(-0.8f, 0.6f, 0.0f), 1e-5f));
+}
+
+TEST(WorldRayCast, HitsRotatedBoxFace) {
+    World world;
+    BodyDef def = boxDef("box", vec3(5.0f, 0.0f, 0.0f), vec3(0.5f));
+    def.orientation = axisAngle(vec3(0, 1, 0), test::degrees(45.0f));
+    def.isStatic = true;
+    const BodyId box = world.createBody(def);
+    // Ray along +x at z = 0.2 hits the face with outward normal (-1, 0, 1)/sqrt(2),
+    // whose plane is at distance 0.5 from the centre: x = 5 + (0.2 s - 0.5) / s, s = sqrt(2)/2.
+    const float s = 0.5f * std::sqrt(2.0f);
+    const float x = 5.0f + (0.2f * s - 0.5f) / s;
+    const auto hit = world.rayCast(vec3(0.0f, 0.0f, 0.2f), vec3(1.0f, 0.0f, 0.0f), 100.0f);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->body, box);
+    EXPECT_NEAR(hit->distance, x, 1e-5f);  // rounding at ~5 m
+    EXPECT_TRUE(test::near(hit->point, vec3(x, 0.0f, 0.2f), 1e-5f));
+    EXPECT_TRUE(test::near(hit->normal, vec3(-s, 0.0f, s), 1e-5f));
+}
+
+TEST(WorldRayCast, HitsBoxTurnedOnItsSide) {
+    World world;
+    BodyDef def = boxDef("box", vec3(0.0f, 0.0f, 0.0f), vec3(2.0f, 0.5f, 2.0f));
+    def.orientation = axisAngle(vec3(0, 0, 1), test::degrees(90.0f));  // now 1 wide (x), 4 tall (y)
+    const BodyId box = world.createBody(def);
+    // Straight down from y = 10 at x = 0.3: top face at y = 2.
+    const auto hit = world.rayCast(vec3(0.3f, 10.0f, 0.1f), vec3(0.0f, -1.0f, 0.0f), 100.0f);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->body, box);
+    EXPECT_NEAR(hit->distance, 8.0f, 1e-5f);
+    EXPECT_TRUE(test::near(hit->normal, vec3(0.0f, 1.0f, 0.0f), 1e-5f));
+    // At x = 0.6 the ray passes beside the box (half-width 0.5 after the turn).
+    EXPECT_FALSE(world.rayCast(vec3(0.6f, 10.0f, 0.1f), vec3(0.0f, -1.0f, 0.0f), 100.0f));
+}
+
+TEST(WorldRayCast, NearestBodyWinsMissAndMaxDistance) {
+    World world;
+    world.createBody(sphereDef("far", vec3(10.0f, 0.0f, 0.0f), 1.0f));
+    const BodyId nearBody = world.createBody(boxDef("near", vec3(5.0f, 0.0f, 0.0f), vec3(0.5f)));
+    world.createBody(sphereDef("behind", vec3(-5.0f, 0.0f, 0.0f), 1.0f));
+    const auto hit = world.rayCast(vec3(0.0f), vec3(1.0f, 0.0f, 0.0f), 100.0f);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->body, nearBody) << "the nearer of the two in front wins regardless of creation order";
+    EXPECT_NEAR(hit->distance, 4.5f, 1e-5f);
+    EXPECT_TRUE(test::near(hit->normal, vec3(-1.0f, 0.0f, 0.0f), 1e-6f));
+    // Miss: ray along +y passes nothing.
+    EXPECT_FALSE(world.rayCast(vec3(0.0f), vec3(0.0f, 1.0f, 0.0f), 100.0f));
+    // Too short to reach the box at 4.5.
+    EXPECT_FALSE(world.rayCast(vec3(0.0f), vec3(1.0f, 0.0f, 0.0f), 4.0f));
+    // Zero or non-finite direction: no hit rather than NaN.
+    EXPECT_FALSE(world.rayCast(vec3(0.0f), vec3(0.0f), 100.0f));
+    EXPECT_FALSE(world.rayCast(vec3(0.0f), vec3(std::numeric_limits<float>::quiet_NaN(), 0.0f, 0.0f), 100.0f));
+}
+
+TEST(WorldRayCast, RayStartingInsideABodyIgnoresIt) {
+    World world;
+    world.createBody(sphereDef("around", vec3(0.0f), 2.0f));
+    world.createBody(boxDef("box around", vec3(0.5f, 0.0f, 0.0f), vec3(1.5f)));
+    const BodyId target = world.createBody(sphereDef("target", vec3(6.0f, 0.0f, 0.0f), 1.0f));
+    const auto hit = world.rayCast(vec3(0.0f), vec3(1.0f, 0.0f, 0.0f), 100.0f);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(hit->body, target);
+    EXPECT_NEAR(hit->distance, 5.0f, 1e-5f);
+}
+
+// ---------------------------------------------------------------- drag
+
+TEST(WorldDrag, StaticBodyCannotBeDragged) {
+    World world;
+    BodyDef ground = boxDef("ground", vec3(0.0f), vec3(5.0f, 0.5f, 5.0f));
+    ground.isStatic = true;
+    const BodyId id = world.createBody(ground);
+    const Validation error = world.beginDrag(id, vec3(0.0f, 0.5f, 0.0f));
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->field, "body");
+    EXPECT_FALSE(world.drag().active);
+    // Invalid drag settings and stale bodies are refused too.
+    const BodyId box = world.createBody(boxDef("box", vec3(0.0f, 2.0f, 0.0f), vec3(0.5f)));
+    DragSettings bad;
+    bad.frequency = -1.0f;
+    EXPECT_TRUE(world.beginDrag(box, vec3(0.0f, 2.0f, 0.0f), bad));
+    EXPECT_FALSE(world.drag().active);
+    world.removeBody(box);
+    EXPECT_TRUE(world.beginDrag(box, vec3(0.0f, 2.0f, 0.0f)));
+    EXPECT_FALSE(world.drag().active);
+}
+
+TEST(WorldDrag, PullsTowardTargetWithCappedForce) {
+    World world(zeroGravity());
+    const float mass = 2.0f;
+    const BodyId box = world.createBody(boxDef("box", vec3(0.0f), vec3(0.5f), mass));
+    ASSERT_FALSE(world.beginDrag(box, vec3(0.0f)));
+    EXPECT_TRUE(world.drag().active);
+    world.setDragTarget(vec3(2.0f, 0.0f, 0.0f));
+    const float cap = DragSettings{}.maxForceInWeights * mass * 9.81f;  // zero g: Earth's weight
+    float previousDistance = 2.0f;
+    for (int i = 0; i < 30; ++i) {
+        world.step();
+        const float force = glm::length(world.drag().force);
+        EXPECT_GT(force, 0.0f) << "step " << i;
+        EXPECT_LE(force, cap * (1.0f + 1e-5f)) << "step " << i;  // rounding of the clamp
+        const float distance = glm::length(world.body(box).position - vec3(2.0f, 0.0f, 0.0f));
+        if (i < 10) {
+            EXPECT_LT(distance, previousDistance) << "step " << i;
+        }
+        previousDistance = distance;
+    }
+    // After 0.5 s of a 5 Hz spring the body is close to the target (< 5 cm) and
+    // a centre grab causes no spin (< 1e-4 rad/s).
+    EXPECT_LT(previousDistance, 0.05f);
+    EXPECT_LT(glm::length(world.body(box).angularVelocity), 1e-4f);
+}
+
+TEST(WorldDrag, FarTargetSaturatesAtTheCap) {
+    World world(zeroGravity());
+    const float mass = 3.0f;
+    const BodyId ball = world.createBody(sphereDef("ball", vec3(0.0f), 0.5f, mass));
+    DragSettings settings;
+    settings.maxForceInWeights = 2.0f;
+    ASSERT_FALSE(world.beginDrag(ball, vec3(0.0f), settings));
+    world.setDragTarget(vec3(1000.0f, 0.0f, 0.0f));
+    world.step();
+    const float cap = 2.0f * mass * 9.81f;
+    // The spring wants far more than the cap: the force equals the cap (0.01%),
+    // along +x, and the body gains exactly F/m dt of speed (0.1%).
+    EXPECT_NEAR(glm::length(world.drag().force), cap, 1e-4f * cap);
+    EXPECT_GT(world.drag().force.x, 0.0f);
+    const float dt = world.settings().timestep;
+    EXPECT_NEAR(world.body(ball).linearVelocity.x, cap / mass * dt, 1e-3f * cap / mass * dt);
+}
+
+TEST(WorldDrag, EndDragKeepsVelocity) {
+    World world(zeroGravity());
+    const BodyId ball = world.createBody(sphereDef("ball", vec3(0.0f), 0.5f));
+    ASSERT_FALSE(world.beginDrag(ball, vec3(0.0f, 0.2f, 0.0f)));  // off-centre grab
+    world.setDragTarget(vec3(0.0f, 0.2f, 3.0f));
+    for (int i = 0; i < 5; ++i) world.step();
+    const vec3 v = world.body(ball).linearVelocity;
+    const vec3 w = world.body(ball).angularVelocity;
+    ASSERT_GT(glm::length(v), 0.1f);
+    world.endDrag();
+    EXPECT_FALSE(world.drag().active);
+    EXPECT_TRUE(test::sameBits(world.body(ball).linearVelocity, v));
+    world.step();
+    // Zero gravity and no contacts: the thrown body keeps its velocity exactly,
+    // and a sphere's spin is unchanged by the gyroscopic term (rounding 1e-6).
+    EXPECT_TRUE(test::sameBits(world.body(ball).linearVelocity, v));
+    EXPECT_TRUE(test::near(world.body(ball).angularVelocity, w, 1e-6f));
+    EXPECT_TRUE(test::near(world.drag().force, vec3(0.0f), 0.0f));
+}
+
+TEST(WorldDrag, RemovingOrFreezingTheBodyEndsTheDrag) {
+    World world;
+    const BodyId a = world.createBody(boxDef("a", vec3(0.0f, 2.0f, 0.0f), vec3(0.5f)));
+    ASSERT_FALSE(world.beginDrag(a, vec3(0.0f, 2.0f, 0.0f)));
+    BodyDef frozen = world.bodyDef(a);
+    frozen.isStatic = true;
+    ASSERT_FALSE(world.updateBody(a, frozen));
+    EXPECT_FALSE(world.drag().active);
+    const BodyId b = world.createBody(boxDef("b", vec3(3.0f, 2.0f, 0.0f), vec3(0.5f)));
+    ASSERT_FALSE(world.beginDrag(b, vec3(3.0f, 2.0f, 0.0f)));
+    world.removeBody(b);
+    EXPECT_FALSE(world.drag().active);
+    world.step();  // must not touch the freed slot
+    EXPECT_EQ(world.firstNonFiniteBody(), BodyId{});
+}
+
+// ---------------------------------------------------------------- contacts
+
+TEST(WorldContacts, RestingBoxCarriesItsWeight) {
+    World world;
+    BodyDef ground = boxDef("ground", vec3(0.0f, -0.5f, 0.0f), vec3(5.0f, 0.5f, 5.0f));
+    ground.isStatic = true;
+    const BodyId groundId = world.createBody(ground);
+    const float mass = 2.0f;
+    const BodyId box = world.createBody(boxDef("box", vec3(0.3f, 0.5f, -0.2f), vec3(0.5f), mass));
+    for (int i = 0; i < 120; ++i) world.step();
+
+    const std::vector<ContactPointInfo> contacts = world.contacts();
+    ASSERT_EQ(contacts.size(), 4u);
+    EXPECT_EQ(world.stats().contactPoints, 4);
+    EXPECT_EQ(world.stats().manifolds, 1);
+    const float dt = world.settings().timestep;
+    float total = 0.0f;
+    for (const ContactPointInfo& c : contacts) {
+        EXPECT_EQ(c.bodyA, groundId);
+        EXPECT_EQ(c.bodyB, box);
+        EXPECT_TRUE(test::near(c.normal, vec3(0.0f, 1.0f, 0.0f), 1e-5f));
+        EXPECT_GE(c.normalImpulse, 0.0f);
+        total += c.normalImpulse;
+        // Resting: slightly penetrating, within the slop (5 mm) and a bit (1 mm).
+        EXPECT_LE(c.separation, 0.001f);
+        EXPECT_GE(c.separation, -0.006f);
+        // Every term of k_n, recomputed from the bodies (relative 1e-5).
+        EXPECT_FLOAT_EQ(c.inverseMassA, 0.0f);
+        EXPECT_FLOAT_EQ(c.inverseMassB, 1.0f / mass);
+        EXPECT_FLOAT_EQ(c.angularTermA, 0.0f);
+        const float k = c.inverseMassA + c.inverseMassB + c.angularTermA + c.angularTermB;
+        EXPECT_NEAR(c.normalMass, 1.0f / k, 1e-5f / k);
+        const Body& b = world.body(box);
+        const vec3 rB = c.point - b.position;
+        EXPECT_TRUE(test::near(c.rB, rB, 1e-3f));  // rB is taken before this step's motion (< 1 mm)
+        const float angular = glm::dot(c.normal, glm::cross(b.inverseInertiaWorld * glm::cross(c.rB, c.normal), c.rB));
+        EXPECT_NEAR(c.angularTermB, angular, 1e-3f * angular);  // orientation moved by < 1e-4 rad this step
+        // For a unit cube of 2 kg at a corner: I^-1 = 3 (1/kg m^2), |r x n|^2 = 0.5 -> 1.5.
+        EXPECT_NEAR(c.angularTermB, 1.5f, 0.015f);  // 1%: the settled box may tilt slightly
+        // Friction holds a resting box.
+        EXPECT_LE(glm::length(c.frictionImpulse), c.frictionBound + 1e-7f);
+    }
+    // The four normal impulses carry the weight: sum j_n = m g dt (1%).
+    const float weightImpulse = mass * 9.81f * dt;
+    EXPECT_NEAR(total, weightImpulse, 0.01f * weightImpulse);
+    // And the box is at rest on the ground (velocity < 1 mm/s... after 2 s).
+    EXPECT_LT(glm::length(world.body(box).linearVelocity), 1e-3f);
+    EXPECT_NEAR(world.body(box).position.y, 0.5f, 0.006f);  // within the slop
+}
+
+TEST(WorldContacts, SphereOnBoxReportsOnePointWithWarmStart) {
+    World world;
+    BodyDef ground = boxDef("ground", vec3(0.0f, -0.5f, 0.0f), vec3(5.0f, 0.5f, 5.0f));
+    ground.isStatic = true;
+    world.createBody(ground);
+    world.createBody(sphereDef("ball", vec3(1.0f, 0.3f, 1.0f), 0.3f, 1.5f));
+    for (int i = 0; i < 60; ++i) world.step();
+    const auto contacts = world.contacts();
+    ASSERT_EQ(contacts.size(), 1u);
+    const ContactPointInfo& c = contacts[0];
+    EXPECT_TRUE(c.warmStarted);
+    // A sphere's contact is under its centre: r x n = 0, so no angular term (1e-6).
+    EXPECT_NEAR(c.angularTermB, 0.0f, 1e-6f);
+    EXPECT_NEAR(c.normalMass, 1.5f, 1.5e-5f);
+    const float weightImpulse = 1.5f * 9.81f * world.settings().timestep;
+    EXPECT_NEAR(c.normalImpulse, weightImpulse, 0.01f * weightImpulse);  // 1%
+}
+
+// ---------------------------------------------------------------- energy and momentum
+
+TEST(WorldEnergy, SphereHandComputed) {
+    World world;
+    BodyDef def = sphereDef("s", vec3(1.0f, 2.0f, 3.0f), 0.5f, 2.0f);
+    def.linearVelocity = vec3(1.0f, 0.0f, 0.0f);
+    def.angularVelocity = vec3(0.0f, 0.0f, 2.0f);
+    world.createBody(def);
+    BodyDef ground = boxDef("ground", vec3(0.0f, -10.0f, 0.0f), vec3(1.0f));
+    ground.isStatic = true;
+    ground.linearVelocity = vec3(5.0f, 0.0f, 0.0f);  // ignored for static bodies
+    world.createBody(ground);
+    // I = 2/5 * 2 * 0.25 = 0.2. KE = 1/2 2 1 + 1/2 0.2 4 = 1.4 J. PE = m g y = 2 9.81 2 = 39.24 J.
+    EXPECT_NEAR(world.kineticEnergy(), 1.4, 1e-6);  // float inputs: 1e-6 relative
+    EXPECT_NEAR(world.potentialEnergy(), 39.24, 1e-5);
+    const glm::dvec3 p = world.linearMomentum();
+    EXPECT_NEAR(p.x, 2.0, 1e-7);
+    EXPECT_NEAR(p.y, 0.0, 1e-12);
+    EXPECT_NEAR(p.z, 0.0, 1e-12);
+    // L = x x m v + I w = (1,2,3) x (2,0,0) + (0,0,0.4) = (0, 6, -4) + (0, 0, 0.4).
+    const glm::dvec3 l = world.angularMomentum();
+    EXPECT_NEAR(l.x, 0.0, 1e-6);
+    EXPECT_NEAR(l.y, 6.0, 1e-6);
+    EXPECT_NEAR(l.z, -3.6, 1e-6);
+}
+
+TEST(WorldEnergy, RotatedBoxUsesTheBodyFrameTensor) {
+    World world;
+    // Box 1 x 0.5 x 0.2 half-extents, m = 3: Ixx = 0.29, Iyy = 1.04, Izz = 1.25.
+    BodyDef def = boxDef("b", vec3(0.0f), vec3(1.0f, 0.5f, 0.2f), 3.0f);
+    def.orientation = axisAngle(vec3(0, 0, 1), test::degrees(30.0f));
+    def.angularVelocity = vec3(1.0f, 0.0f, 0.0f);  // world frame
+    world.createBody(def);
+    // Body-frame w = R^T (1,0,0) = (cos 30, -sin 30, 0).
+    const double c = std::cos(M_PI / 6.0), s = std::sin(M_PI / 6.0);
+    const double ixx = 1.0 * (0.25 + 0.04), iyy = 1.0 * (1.0 + 0.04);
+    const double expected = 0.5 * (ixx * c * c + iyy * s * s);
+    EXPECT_NEAR(world.kineticEnergy(), expected, 1e-6 * expected);  // float tensor: 1e-6 relative
+    // L = R I R^T w: body frame (ixx c, -iyy s, 0), rotated back by 30 deg about z.
+    const glm::dvec3 lBody(ixx * c, -iyy * s, 0.0);
+    const glm::dvec3 lWorld(c * lBody.x - s * lBody.y, s * lBody.x + c * lBody.y, 0.0);
+    const glm::dvec3 l = world.angularMomentum();
+    EXPECT_NEAR(l.x, lWorld.x, 1e-6);
+    EXPECT_NEAR(l.y, lWorld.y, 1e-6);
+    EXPECT_NEAR(l.z, 0.0, 1e-6);
+    // Not aligned with w: a full-tensor effect a scalar inertia would miss.
+    EXPECT_GT(std::fabs(l.y), 0.1);
+}
+
+TEST(WorldEnergy, FreeFallConservesEnergyApproximately) {
+    World world;
+    world.createBody(sphereDef("s", vec3(0.0f, 10.0f, 0.0f), 0.5f, 2.0f));
+    const double before = world.kineticEnergy() + world.potentialEnergy();
+    for (int i = 0; i < 60; ++i) world.step();
+    const double after = world.kineticEnergy() + world.potentialEnergy();
+    // Semi-implicit Euler loses m g^2 dt t / 2 = 2 * 96.2 * (1/60) / 2 = 1.6 J over 1 s (exactly, to 1%).
+    const double loss = 2.0 * 9.81 * 9.81 * (1.0 / 60.0) * 1.0 / 2.0;
+    EXPECT_NEAR(before - after, loss, 0.01 * loss);
+}
+
+// ---------------------------------------------------------------- step guards and determinism
+
+TEST(WorldStep, InvalidDtLeavesTheWorldUnchanged) {
+    World world = test::makeScene();
+    for (int i = 0; i < 10; ++i) world.step();
+    const World copy = world;
+    for (float dt : {0.0f, -0.01f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                     0.1001f, 1.0f}) {
+        world.step(dt);
+        EXPECT_TRUE(test::sameState(world, copy)) << "dt = " << dt;
+        EXPECT_EQ(world.stepCount(), copy.stepCount());
+    }
+    // And the next valid steps continue identically (no hidden cache was touched).
+    World reference = copy;
+    for (int i = 0; i < 20; ++i) {
+        world.step();
+        reference.step();
+    }
+    EXPECT_TRUE(test::sameState(world, reference));
+    // The largest allowed dt does step.
+    const World beforeMax = world;
+    world.step(0.1f);
+    EXPECT_EQ(world.stepCount(), beforeMax.stepCount() + 1);
+}
+
+TEST(WorldStep, SubstepsSplitTheStep) {
+    WorldSettings settings;
+    settings.substeps = 4;
+    World world(settings);
+    const BodyId s = world.createBody(sphereDef("s", vec3(0.0f, 100.0f, 0.0f), 0.5f));
+    world.step(0.1f);
+    // Four substeps of 0.025 s from rest: v = g t exactly (rounding 1e-5), y = y0 - g dt^2 (1+2+3+4).
+    EXPECT_NEAR(world.body(s).linearVelocity.y, -0.981f, 1e-5f);
+    EXPECT_NEAR(world.body(s).position.y, 100.0f - 9.81f * 0.025f * 0.025f * 10.0f, 1e-4f);
+    EXPECT_EQ(world.stepCount(), 1u);
+}
+
+std::vector<float> stateBits(const World& world) {
+    std::vector<float> state;
+    for (BodyId id : world.bodyIds()) {
+        const Body& b = world.body(id);
+        const float* parts[] = {&b.position.x, &b.orientation.x, &b.linearVelocity.x, &b.angularVelocity.x};
+        const int sizes[] = {3, 4, 3, 3};
+        for (int p = 0; p < 4; ++p) state.insert(state.end(), parts[p], parts[p] + sizes[p]);
+    }
+    return state;
+}
+
+TEST(WorldStep, DeterministicBitIdentical) {
+    // A livelier scene: a small pile on the ground, so that the solver, the
+    // broadphase order and warm starting all matter.
+    auto build = [] {
+        World world = test::makeScene();
+        for (int i = 0; i < 6; ++i) {
+            BodyDef def = boxDef("pile" + std::to_string(i), vec3(0.1f * i, 2.5f + 1.1f * i, 0.05f * i), vec3(0.4f, 0.3f, 0.5f));
+            def.orientation = axisAngle(vec3(1.0f, i, 0.5f), 0.3f * i);
+            world.createBody(def);
+        }
+        return world;
+    };
+    World a = build(), b = build();
+    World c;  // a copy taken mid-way must continue identically too
+    for (int i = 0; i < 300; ++i) {
+        a.step();
+        b.step();
+        if (i == 150) c = a;
+        if (i > 150) c.step();
+    }
+    const std::vector<float> sa = stateBits(a), sb = stateBits(b), sc = stateBits(c);
+    ASSERT_EQ(sa.size(), sb.size());
+    EXPECT_EQ(std::memcmp(sa.data(), sb.data(), sa.size() * sizeof(float)), 0);
+    ASSERT_EQ(sa.size(), sc.size());
+    EXPECT_EQ(std::memcmp(sa.data(), sc.data(), sa.size() * sizeof(float)), 0);
+    EXPECT_EQ(a.firstNonFiniteBody(), BodyId{});
+    // The scene did something: bodies are in contact.
+    EXPECT_GT(a.stats().contactPoints, 4);
+}
+
+}  // namespace
+}  // namespace impulse
