@@ -321,10 +321,12 @@ int run(const Options& options) {
         world.step();
         stepMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
 
-        if (BodyId bad = world.firstNonFiniteBody()) {
+        // The world rolls a non-finite step back (so an interactive session
+        // survives); for a batch run it is still an internal failure.
+        if (const auto& recovery = world.lastRecovery()) {
             closeCsv();
             std::fprintf(stderr, "impulse-sim: non-finite state in body '%s' at step %lld\n",
-                         world.body(bad).name.c_str(), step);
+                         recovery->bodyName.c_str(), step);
             return 1;
         }
         if (csv != nullptr && (step % options.every == 0 || step == options.steps)) {

@@ -48,6 +48,10 @@ inline constexpr int kMaxVelocityIterations = 500;
 inline constexpr int kMaxPositionIterations = 100;
 inline constexpr float kMaxSpeed = 1000.0f;        // m/s, body speed in a definition
 inline constexpr float kMaxPosition = 1.0e5f;      // m, coordinate magnitude
+// Beyond these a state is as broken as NaN (float spacing at 1e6 m is 6 cm):
+// the step guard rolls it back.
+inline constexpr float kBlownUpPosition = 1.0e6f;  // m
+inline constexpr float kBlownUpSpeed = 1.0e5f;     // m/s
 inline constexpr float kMaxQuaternionLength = 1.0e6f;  // unnormalised orientations in a definition
 
 }  // namespace impulse

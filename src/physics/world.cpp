@@ -120,6 +120,12 @@ struct World::Internals {
     std::vector<uint8_t> isStatic;
     std::vector<BodyPair> pairs;
     DragSolver dragSolver;
+    // Body states before the current step, for the non-finite guard.
+    struct SavedState {
+        vec3 position, linearVelocity, angularVelocity;
+        quat orientation;
+    };
+    std::vector<SavedState> savedStates;
 
     void forgetContactsOf(uint32_t index) {
         manifolds.erase(std::remove_if(manifolds.begin(), manifolds.end(),
@@ -142,6 +148,8 @@ World::World(const World& other)
       drag_(other.drag_),
       stats_(other.stats_),
       stepCount_(other.stepCount_),
+      lastRecovery_(other.lastRecovery_),
+      recoveryCount_(other.recoveryCount_),
       internals_(std::make_unique<Internals>(*other.internals_)) {}
 World& World::operator=(const World& other) {
     if (this != &other) *this = World(other);
@@ -318,9 +326,41 @@ void World::step() { step(settings_.timestep); }
 void World::step(float dt) {
     // A non-positive or absurd dt is a caller error; doing nothing keeps the world intact.
     if (!isFinite(dt) || dt <= 0.0f || dt > kMaxTimestep) return;
+    Internals& in = *internals_;
+    in.savedStates.resize(bodies_.size());
+    for (size_t i = 0; i < bodies_.size(); ++i) {
+        const Body& body = bodies_[i];
+        in.savedStates[i] = {body.position, body.linearVelocity, body.angularVelocity, body.orientation};
+    }
+    lastRecovery_.reset();
     const float substepDt = dt / float(settings_.substeps);
     for (int i = 0; i < settings_.substeps; ++i) substep(substepDt);
+    if (const BodyId failed = firstNonFiniteBody()) recoverFromNonFiniteState(failed);
     ++stepCount_;
+}
+
+void World::recoverFromNonFiniteState(BodyId failed) {
+    // NaN spreads through contacts within a step, so every body goes back to
+    // its state before the step; the contacts, possibly poisoned, are dropped.
+    Internals& in = *internals_;
+    for (size_t i = 0; i < bodies_.size(); ++i) {
+        Body& body = bodies_[i];
+        if (!body.isAlive()) continue;
+        const Internals::SavedState& saved = in.savedStates[i];
+        body.position = saved.position;
+        body.orientation = saved.orientation;
+        body.linearVelocity = saved.linearVelocity;
+        body.angularVelocity = saved.angularVelocity;
+        body.updateWorldInertia();
+    }
+    // Without its velocities the same step cannot fail the same way again.
+    Body& culprit = bodies_[failed.index];
+    culprit.linearVelocity = vec3(0.0f);
+    culprit.angularVelocity = vec3(0.0f);
+    in.manifolds.clear();
+    if (drag_.active && drag_.body == failed) endDrag();
+    lastRecovery_ = StepRecovery{failed, culprit.name, stepCount_};
+    ++recoveryCount_;
 }
 
 void World::substep(float dt) {
@@ -595,10 +635,13 @@ glm::dvec3 World::angularMomentum() const {
 BodyId World::firstNonFiniteBody() const {
     for (uint32_t i = 0; i < bodies_.size(); ++i) {
         const Body& body = bodies_[i];
-        if (body.isAlive() && (!isFinite(body.position) || !isFinite(body.orientation) ||
-                               !isFinite(body.linearVelocity) || !isFinite(body.angularVelocity))) {
-            return idOf(i);
-        }
+        if (!body.isAlive()) continue;
+        const bool finite = isFinite(body.position) && isFinite(body.orientation) && isFinite(body.linearVelocity) &&
+                            isFinite(body.angularVelocity);
+        // Compared without sqrt so an overflowing square also counts as blown up.
+        const bool blownUp = glm::dot(body.position, body.position) > kBlownUpPosition * kBlownUpPosition ||
+                             glm::dot(body.linearVelocity, body.linearVelocity) > kBlownUpSpeed * kBlownUpSpeed;
+        if (!finite || blownUp) return idOf(i);
     }
     return BodyId{};
 }

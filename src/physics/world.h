@@ -94,6 +94,15 @@ struct ContactPointInfo {
     bool warmStarted = false;           ///< matched a point of the previous step
 };
 
+/// What the non-finite guard did: a step produced a non-finite (or blown-up) state in `body`,
+/// so the world was put back to its state before that step and the body's
+/// velocities were zeroed (it then moves on from rest).
+struct StepRecovery {
+    BodyId body;
+    std::string bodyName;
+    uint64_t step = 0;  ///< index of the failed step (stepCount() before it)
+};
+
 /// Counters of the last step.
 struct StepStats {
     int candidatePairs = 0;  ///< broadphase AABB overlaps
@@ -164,14 +173,20 @@ public:
     glm::dvec3 linearMomentum() const;
     /// Total angular momentum about the origin: sum x * m v + I_world w (kg m^2/s).
     glm::dvec3 angularMomentum() const;
-    /// First body whose state is not finite, or null.
+    /// First body whose state is not finite, or blown up beyond what float can
+    /// represent usefully (|x| > 1e6 m or |v| > 1e5 m/s), or null.
     BodyId firstNonFiniteBody() const;
+    /// Set when the last step hit a non-finite state and was rolled back.
+    const std::optional<StepRecovery>& lastRecovery() const { return lastRecovery_; }
+    /// Number of steps rolled back since creation.
+    uint64_t recoveryCount() const { return recoveryCount_; }
     /// Number of steps taken since creation.
     uint64_t stepCount() const { return stepCount_; }
 
 private:
     struct Internals;
     void substep(float dt);
+    void recoverFromNonFiniteState(BodyId failed);
     void applyDefinition(Body& body, const BodyDef& def);
     BodyId idOf(uint32_t index) const;
 
@@ -182,6 +197,8 @@ private:
     DragState drag_;
     StepStats stats_;
     uint64_t stepCount_ = 0;
+    std::optional<StepRecovery> lastRecovery_;
+    uint64_t recoveryCount_ = 0;
     std::unique_ptr<Internals> internals_;  // broadphase, manifolds, solver scratch
 };
 

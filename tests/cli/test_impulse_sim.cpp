@@ -251,4 +251,17 @@ TEST_F(ImpulseSim, HugeVelocityStillCompletes) {
     EXPECT_EQ(lines(readFile(csv)).size(), 1u + 7u * 4u);
 }
 
+// A runaway state (here a body driven past 1e6 m by maximal gravity) is an
+// internal failure: exit 1, the body and the step named, the CSV kept up to then.
+TEST_F(ImpulseSim, BlownUpStateExitsOneNamingBodyAndStep) {
+    const std::string runaway = write("runaway.json", R"({"version": 1, "world": {"gravity": [0, -1000, 0]},
+      "bodies": [{"name": "runaway", "shape": {"type": "sphere", "radius": 0.5},
+                  "position": [0, -99000, 0], "linear_velocity": [0, -1000, 0]}]})");
+    const std::string csv = path("runaway.csv");
+    const Outcome r = run({runaway, "--steps", "5000", "--csv", csv, "--every", "1000"});
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("body 'runaway' at step"), std::string::npos) << r.err;
+    EXPECT_GE(lines(readFile(csv)).size(), 2u);
+}
+
 }  // namespace

@@ -491,3 +491,49 @@ TEST(WorldStep, DeterministicBitIdentical) {
 
 }  // namespace
 }  // namespace impulse
+
+namespace impulse {
+namespace {
+
+// The step guard: a body driven past 1e6 m (here by maximal gravity from the
+// edge of the allowed space, after ~41 s) is rolled back to its state before
+// that step with zero velocity; the record names the body and the step.
+TEST(StepGuard, RollsBackABlownUpStateAndNamesTheBody) {
+    WorldSettings settings;
+    settings.gravity = vec3(0.0f, -1000.0f, 0.0f);
+    World world(settings);
+    BodyDef runaway;
+    runaway.name = "runaway";
+    runaway.position = vec3(0.0f, -99000.0f, 0.0f);
+    runaway.linearVelocity = vec3(0.0f, -1000.0f, 0.0f);
+    const BodyId id = world.createBody(runaway);
+    BodyDef bystander;
+    bystander.name = "bystander";
+    bystander.position = vec3(10.0f, 0.0f, 0.0f);
+    const BodyId other = world.createBody(bystander);
+
+    uint64_t failedStep = 0;
+    vec3 before(0.0f), bystanderBefore(0.0f);
+    for (int i = 0; i < 4000 && world.recoveryCount() == 0; ++i) {
+        before = world.body(id).position;
+        bystanderBefore = world.body(other).position;
+        failedStep = world.stepCount();
+        world.step();
+    }
+    ASSERT_EQ(world.recoveryCount(), 1u);
+    ASSERT_TRUE(world.lastRecovery().has_value());
+    EXPECT_EQ(world.lastRecovery()->body, id);
+    EXPECT_EQ(world.lastRecovery()->bodyName, "runaway");
+    EXPECT_EQ(world.lastRecovery()->step, failedStep);
+    // Rolled back exactly, the culprit at rest, and nothing non-finite anywhere.
+    EXPECT_EQ(world.body(id).position, before);
+    EXPECT_EQ(world.body(id).linearVelocity, vec3(0.0f));
+    EXPECT_EQ(world.body(other).position, bystanderBefore);
+    EXPECT_FALSE(world.firstNonFiniteBody());
+    // The next step starts over from rest and is not flagged again.
+    world.step();
+    EXPECT_FALSE(world.lastRecovery().has_value());
+}
+
+}  // namespace
+}  // namespace impulse
