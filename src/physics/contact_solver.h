@@ -1,6 +1,11 @@
 // The impulse-based contact solver: per-point preparation (effective masses,
 // restitution targets), warm starting, sequential-impulse velocity iterations
 // and a position pass that removes overlap without adding kinetic energy.
+//
+// Manifolds (ContactManifold) persist between steps and carry the accumulated
+// impulses. Each substep they are turned into solver constraints over compact
+// solver bodies (velocity and inverse mass only), with r x n and I^-1 (r x n)
+// precomputed, so the inner loop is dot products and scaled adds.
 #pragma once
 
 #include "physics/body.h"
@@ -41,10 +46,52 @@ struct ContactManifold {
     uint64_t key() const { return (uint64_t(a) << 32) | b; }
 };
 
+/// The velocity state the iterations work on; static bodies share slot 0,
+/// which has zero inverse mass and stays at rest.
+struct SolverBody {
+    vec3 linearVelocity{0.0f};
+    float inverseMass = 0.0f;
+    vec3 angularVelocity{0.0f};
+};
+
+/// Jacobian pieces of one direction d at one point: the velocity along d is
+/// dot(vB - vA, d) + dot(wB, rB x d) - dot(wA, rA x d), and an impulse
+/// lambda d changes wA by -lambda I_A^-1 (rA x d) and wB by +lambda I_B^-1 (rB x d).
+struct ConstraintAxis {
+    vec3 rAxD{0.0f}, rBxD{0.0f};
+    vec3 turnA{0.0f}, turnB{0.0f};  ///< I^-1 (r x d)
+    float mass = 0.0f;              ///< 1 / (1/m_A + 1/m_B + d.(turnA x rA) + d.(turnB x rB))
+};
+
+struct ConstraintPoint {
+    ConstraintAxis normal;
+    ConstraintAxis tangent[2];
+    float targetVelocity = 0.0f;
+    float normalImpulse = 0.0f;
+    float tangentImpulse[2] = {0.0f, 0.0f};
+};
+
+struct ContactConstraint {
+    uint32_t a = 0, b = 0;  ///< solver body slots
+    vec3 normal{0.0f};
+    vec3 tangent[2];
+    float friction = 0.0f;  ///< mu in force for each point (static or kinetic)
+    float pointFriction[kMaxManifoldPoints] = {};
+    int pointCount = 0;
+    ConstraintPoint points[kMaxManifoldPoints];
+};
+
 struct SolverSettings {
     float dt = 0.0f;
     float restitutionThreshold = 0.0f;
     vec3 gravity{0.0f};  ///< already added to the velocities this step
+};
+
+/// Working set of one substep's velocity solve.
+struct ContactSolverData {
+    std::vector<SolverBody> bodies;       ///< slot 0: the shared static body
+    std::vector<uint32_t> slotOfBody;     ///< body index -> solver slot
+    std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
 };
 
 /// Builds the solver manifold of a fresh narrowphase result, carrying over the
@@ -53,13 +100,17 @@ struct SolverSettings {
 void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a, const Body& b,
                   const ContactManifold* previous, bool warmStarting);
 
+/// Copies body velocities into solver slots and builds one constraint per
+/// manifold (effective masses, tangents, restitution and speculative targets).
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     const SolverSettings& settings);
-void warmStartContacts(std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies);
-/// One sequential-impulse sweep; `reverse` walks the manifolds backwards.
-void solveContactVelocities(std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies, bool reverse);
-/// Records the post-solve normal velocity and stick/slip state, for display.
-void finishContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies);
+                     const SolverSettings& settings, ContactSolverData& data);
+void warmStartContacts(ContactSolverData& data);
+/// One sequential-impulse sweep; `reverse` walks the constraints backwards.
+void solveContactVelocities(ContactSolverData& data, bool reverse);
+/// Writes velocities back to the bodies, and impulses, the post-solve normal
+/// velocity and the stick/slip state back to the manifolds (for warm starting
+/// and display).
+void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies);
 /// One nonlinear Gauss-Seidel pass over positions (Box2D's position solver):
 /// moves bodies apart along the normals without touching velocities.
 void solveContactPositions(std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies);

@@ -23,10 +23,11 @@ void prepareDrag(DragSolver& solver, const Body& body, const vec3& localAnchor, 
     k += solver.gamma * mat3(1.0f);
     solver.effectiveMass = glm::inverse(k);
     solver.maxImpulse = maxForce * dt;
+    solver.inverseInertia = body.inverseInertiaWorld;
     solver.impulse = vec3(0.0f);
 }
 
-void solveDrag(DragSolver& solver, Body& body) {
+void solveDrag(DragSolver& solver, SolverBody& body) {
     const vec3 pointVelocity = body.linearVelocity + glm::cross(body.angularVelocity, solver.r);
     const vec3 lambda = -(solver.effectiveMass * (pointVelocity + solver.bias + solver.gamma * solver.impulse));
     const vec3 previous = solver.impulse;
@@ -35,7 +36,7 @@ void solveDrag(DragSolver& solver, Body& body) {
     if (length > solver.maxImpulse) solver.impulse *= solver.maxImpulse / length;
     const vec3 applied = solver.impulse - previous;
     body.linearVelocity += body.inverseMass * applied;
-    body.angularVelocity += body.inverseInertiaWorld * glm::cross(solver.r, applied);
+    body.angularVelocity += solver.inverseInertia * glm::cross(solver.r, applied);
 }
 
 }  // namespace impulse

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "physics/body.h"
+#include "physics/contact_solver.h"
 
 namespace impulse {
 
@@ -14,10 +15,12 @@ struct DragSolver {
     float gamma = 0.0f;        ///< softness
     float maxImpulse = 0.0f;   ///< force cap * dt
     vec3 impulse{0.0f};        ///< accumulated this step, N s
+    mat3 inverseInertia{0.0f}; ///< of the dragged body, world frame
 };
 
 void prepareDrag(DragSolver& solver, const Body& body, const vec3& localAnchor, const vec3& target, float frequency,
                  float dampingRatio, float maxForce, float dt);
-void solveDrag(DragSolver& solver, Body& body);
+/// Applies the drag impulse to the dragged body's solver slot.
+void solveDrag(DragSolver& solver, SolverBody& body);
 
 }  // namespace impulse

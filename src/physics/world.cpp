@@ -119,6 +119,7 @@ struct World::Internals {
     std::vector<uint8_t> present;
     std::vector<uint8_t> isStatic;
     std::vector<BodyPair> pairs;
+    ContactSolverData solverData;
     DragSolver dragSolver;
     // Body states before the current step, for the non-finite guard.
     struct SavedState {
@@ -417,20 +418,22 @@ void World::substep(float dt) {
     }
 
     // 3.-5. Prepare, warm start, iterate: the drag is solved with the contacts.
-    prepareContacts(in.manifolds, bodies_, SolverSettings{dt, settings_.restitutionThreshold, settings_.gravity});
+    prepareContacts(in.manifolds, bodies_, SolverSettings{dt, settings_.restitutionThreshold, settings_.gravity},
+                    in.solverData);
     Body* dragged = drag_.active ? &bodies_[drag_.body.index] : nullptr;
+    SolverBody* draggedSlot = dragged ? &in.solverData.bodies[in.solverData.slotOfBody[drag_.body.index]] : nullptr;
     if (dragged) {
         // The cap is in body weights; under zero gravity use Earth's so it still pulls.
         const float weight = dragged->mass * std::max(glm::length(settings_.gravity), 9.81f);
         prepareDrag(in.dragSolver, *dragged, drag_.localAnchor, drag_.target, drag_.settings.frequency,
                     drag_.settings.dampingRatio, drag_.settings.maxForceInWeights * weight, dt);
     }
-    if (settings_.warmStarting) warmStartContacts(in.manifolds, bodies_);
+    if (settings_.warmStarting) warmStartContacts(in.solverData);
     for (int iteration = 0; iteration < settings_.velocityIterations; ++iteration) {
-        if (dragged) solveDrag(in.dragSolver, *dragged);
-        solveContactVelocities(in.manifolds, bodies_, iteration % 2 == 1);
+        if (draggedSlot) solveDrag(in.dragSolver, *draggedSlot);
+        solveContactVelocities(in.solverData, iteration % 2 == 1);
     }
-    finishContacts(in.manifolds, bodies_);
+    finishContacts(in.solverData, in.manifolds, bodies_);
     if (dragged) drag_.force = in.dragSolver.impulse / dt;
 
     // 6. Positions and orientations.

@@ -41,7 +41,14 @@ struct OneContact {
     std::vector<Body> bodies;
     std::vector<ContactManifold> manifolds;
     vec3 point;
+    ContactSolverData data;
 };
+
+// One sweep, then the velocities and impulses written back for inspection.
+void solveSweep(OneContact& c, bool reverse) {
+    solveContactVelocities(c.data, reverse);
+    finishContacts(c.data, c.manifolds, c.bodies);
+}
 
 OneContact makeContact(const vec3& velocity, const vec3& spin, float separation, float restitution, float friction) {
     OneContact c;
@@ -74,7 +81,7 @@ float normalVelocity(const OneContact& c) {
 TEST(ContactSolver, OneContactOneIterationIsTheTextbookImpulse) {
     OneContact c = makeContact(vec3(0.3f, -3.0f, 0.1f), vec3(1.0f, -0.5f, 2.0f), -0.001f, 0.6f, 0.0f);
     const float dt = 1.0f / 60.0f;
-    prepareContacts(c.manifolds, c.bodies, SolverSettings{dt, 1.0f, vec3(0.0f)});
+    prepareContacts(c.manifolds, c.bodies, SolverSettings{dt, 1.0f, vec3(0.0f)}, c.data);
     const ContactPoint& p = c.manifolds[0].points[0];
 
     // k_n computed independently in double: 1/m + n.[(I^-1 (r x n)) x r] with I^-1 = R I_b^-1 R^T.
@@ -93,7 +100,7 @@ TEST(ContactSolver, OneContactOneIterationIsTheTextbookImpulse) {
     EXPECT_NEAR(p.normalVelocityBefore, vn, 1e-5);
     EXPECT_NEAR(p.targetVelocity, -0.6 * vn, 1e-5);
 
-    solveContactVelocities(c.manifolds, c.bodies, false);
+    solveSweep(c, false);
     // j = -(1 + e) v_n / k_n, and afterwards v_n' = -e v_n (1e-5 relative).
     const double j = -(1.0 + 0.6) * vn / k;
     EXPECT_NEAR(c.manifolds[0].points[0].normalImpulse, j, 1e-5 * j);
@@ -105,9 +112,9 @@ TEST(ContactSolver, OneContactOneIterationIsTheTextbookImpulse) {
 
 TEST(ContactSolver, SlowApproachDoesNotBounce) {
     OneContact c = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), -0.001f, 1.0f, 0.0f);
-    prepareContacts(c.manifolds, c.bodies, SolverSettings{1.0f / 60.0f, 1.0f, vec3(0.0f)});
+    prepareContacts(c.manifolds, c.bodies, SolverSettings{1.0f / 60.0f, 1.0f, vec3(0.0f)}, c.data);
     EXPECT_EQ(c.manifolds[0].points[0].targetVelocity, 0.0f);
-    for (int i = 0; i < 4; ++i) solveContactVelocities(c.manifolds, c.bodies, i % 2 == 1);
+    for (int i = 0; i < 4; ++i) solveSweep(c, i % 2 == 1);
     EXPECT_NEAR(normalVelocity(c), 0.0f, 1e-6f);  // inelastic below the threshold (rounding)
 }
 
@@ -115,30 +122,30 @@ TEST(ContactSolver, SpeculativePointLetsTheGapCloseButNoMore) {
     const float dt = 1.0f / 60.0f;
     // 5 cm gap, approaching at 0.5 m/s: the gap is not closed this step -> no impulse.
     OneContact far = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.05f, 0.5f, 0.0f);
-    prepareContacts(far.manifolds, far.bodies, SolverSettings{dt, 1.0f, vec3(0.0f)});
+    prepareContacts(far.manifolds, far.bodies, SolverSettings{dt, 1.0f, vec3(0.0f)}, far.data);
     EXPECT_NEAR(far.manifolds[0].points[0].targetVelocity, -0.05f / dt, 1e-4f);
     const vec3 before = far.bodies[0].linearVelocity;
-    solveContactVelocities(far.manifolds, far.bodies, false);
+    solveSweep(far, false);
     EXPECT_EQ(far.manifolds[0].points[0].normalImpulse, 0.0f);
     EXPECT_TRUE(test::sameBits(far.bodies[0].linearVelocity, before));
     // 1 cm gap at 6 m/s (would travel 10 cm this step): the gap closes within the
     // step, so the approach counts as a collision and Newton's law applies.
     OneContact fast = makeContact(vec3(0.0f, -6.0f, 0.0f), vec3(0.0f), 0.01f, 0.5f, 0.0f);
-    prepareContacts(fast.manifolds, fast.bodies, SolverSettings{dt, 1.0f, vec3(0.0f)});
+    prepareContacts(fast.manifolds, fast.bodies, SolverSettings{dt, 1.0f, vec3(0.0f)}, fast.data);
     EXPECT_NEAR(fast.manifolds[0].points[0].targetVelocity, 3.0f, 1e-5f);  // -e v_n, rounding
-    for (int i = 0; i < 4; ++i) solveContactVelocities(fast.manifolds, fast.bodies, i % 2 == 1);
+    for (int i = 0; i < 4; ++i) solveSweep(fast, i % 2 == 1);
     EXPECT_NEAR(normalVelocity(fast), 3.0f, 1e-4f);  // converged after 4 sweeps of one point
     // 1 cm gap at 0.5 m/s: does not close this step, so only the gap limit applies.
     OneContact slow = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.01f, 0.5f, 0.0f);
-    prepareContacts(slow.manifolds, slow.bodies, SolverSettings{dt, 0.1f, vec3(0.0f)});
+    prepareContacts(slow.manifolds, slow.bodies, SolverSettings{dt, 0.1f, vec3(0.0f)}, slow.data);
     EXPECT_NEAR(slow.manifolds[0].points[0].targetVelocity, -0.01f / dt, 1e-4f);
 }
 
 TEST(ContactSolver, SeparatingContactGetsNoImpulse) {
     OneContact c = makeContact(vec3(0.0f, 2.0f, 0.0f), vec3(0.0f), -0.002f, 0.5f, 0.8f);
-    prepareContacts(c.manifolds, c.bodies, SolverSettings{1.0f / 60.0f, 1.0f, vec3(0.0f)});
+    prepareContacts(c.manifolds, c.bodies, SolverSettings{1.0f / 60.0f, 1.0f, vec3(0.0f)}, c.data);
     const vec3 v = c.bodies[0].linearVelocity, w = c.bodies[0].angularVelocity;
-    for (int i = 0; i < 10; ++i) solveContactVelocities(c.manifolds, c.bodies, i % 2 == 1);
+    for (int i = 0; i < 10; ++i) solveSweep(c, i % 2 == 1);
     EXPECT_EQ(c.manifolds[0].points[0].normalImpulse, 0.0f);  // contacts only push
     EXPECT_TRUE(test::sameBits(c.bodies[0].linearVelocity, v));
     EXPECT_TRUE(test::sameBits(c.bodies[0].angularVelocity, w));
@@ -147,9 +154,8 @@ TEST(ContactSolver, SeparatingContactGetsNoImpulse) {
 TEST(ContactSolver, FrictionStaysInsideTheCone) {
     // Sliding fast along x while pressing down: friction saturates at mu j_n.
     OneContact c = makeContact(vec3(5.0f, -2.0f, 0.0f), vec3(0.0f), -0.001f, 0.0f, 0.3f);
-    prepareContacts(c.manifolds, c.bodies, SolverSettings{1.0f / 60.0f, 1.0f, vec3(0.0f)});
-    for (int i = 0; i < 10; ++i) solveContactVelocities(c.manifolds, c.bodies, i % 2 == 1);
-    finishContacts(c.manifolds, c.bodies);
+    prepareContacts(c.manifolds, c.bodies, SolverSettings{1.0f / 60.0f, 1.0f, vec3(0.0f)}, c.data);
+    for (int i = 0; i < 10; ++i) solveSweep(c, i % 2 == 1);
     const ContactPoint& p = c.manifolds[0].points[0];
     ASSERT_GT(p.normalImpulse, 0.0f);
     // Inside the cone (rounding 1e-6 relative), and on its edge while sliding: within 1%,
