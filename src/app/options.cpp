@@ -1,0 +1,74 @@
+#include "app/options.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace impulse::app {
+
+namespace {
+
+bool parseInt(const char* text, long lo, long hi, int& out) {
+    char* end = nullptr;
+    const long v = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < lo || v > hi) return false;
+    out = static_cast<int>(v);
+    return true;
+}
+
+}  // namespace
+
+const char* usageText() {
+    return "usage: impulse-lab [SCENE.json] [options]\n"
+           "  --frames N            quit after N frames\n"
+           "  --screenshot FILE.png save the last frame as a PNG\n"
+           "  --save-on-exit FILE   write the world as a scene file on exit\n"
+           "  --size WxH            window size (default 1280x720)\n"
+           "  --paused              start paused\n"
+           "  -h, --help            this text\n"
+           "Without a display, run with SDL_VIDEODRIVER=offscreen, or use impulse-sim for headless runs.\n";
+}
+
+std::string parseOptions(int argc, const char* const* argv, AppOptions& out) {
+    for (int i = 1; i < argc; ++i) {
+        const char* arg = argv[i];
+        auto value = [&](const char* name) -> const char* {
+            if (i + 1 >= argc) return nullptr;
+            (void)name;
+            return argv[++i];
+        };
+        if (!std::strcmp(arg, "-h") || !std::strcmp(arg, "--help")) {
+            out.help = true;
+        } else if (!std::strcmp(arg, "--frames")) {
+            const char* v = value(arg);
+            if (!v || !parseInt(v, 0, 100000000, out.frames)) return "--frames needs a whole number >= 0";
+        } else if (!std::strcmp(arg, "--screenshot")) {
+            const char* v = value(arg);
+            if (!v || !*v) return "--screenshot needs a file name";
+            out.screenshot = v;
+        } else if (!std::strcmp(arg, "--save-on-exit")) {
+            const char* v = value(arg);
+            if (!v || !*v) return "--save-on-exit needs a file name";
+            out.saveOnExit = v;
+        } else if (!std::strcmp(arg, "--size")) {
+            const char* v = value(arg);
+            if (!v) return "--size needs WxH, e.g. 1280x720";
+            const char* x = std::strchr(v, 'x');
+            if (!x) return "--size needs WxH, e.g. 1280x720";
+            const std::string w(v, x);
+            if (!parseInt(w.c_str(), 64, 16384, out.width) || !parseInt(x + 1, 64, 16384, out.height)) {
+                return std::string("--size: bad size '") + v + "' (WxH, 64..16384 each)";
+            }
+        } else if (!std::strcmp(arg, "--paused")) {
+            out.paused = true;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return std::string("unknown option ") + arg;
+        } else if (out.scene.empty()) {
+            out.scene = arg;
+        } else {
+            return std::string("only one scene file may be given (got '") + out.scene + "' and '" + arg + "')";
+        }
+    }
+    return "";
+}
+
+}  // namespace impulse::app

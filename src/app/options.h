@@ -1,0 +1,23 @@
+// Command line of impulse-lab.
+#pragma once
+
+#include <string>
+
+namespace impulse::app {
+
+struct AppOptions {
+    std::string scene;          ///< empty: the default preset
+    int frames = -1;            ///< quit after this many frames; -1 = run until closed
+    std::string screenshot;     ///< PNG of the last frame
+    std::string saveOnExit;     ///< the world as a scene file, written on exit
+    int width = 1280, height = 720;
+    bool paused = false;
+    bool help = false;
+};
+
+/// Parses argv; returns "" or an error message naming the bad argument.
+std::string parseOptions(int argc, const char* const* argv, AppOptions& out);
+
+const char* usageText();
+
+}  // namespace impulse::app

@@ -1,0 +1,18 @@
+// Where the app finds its shaders and preset scenes, whatever the working directory.
+#pragma once
+
+#include <string>
+
+namespace impulse::app {
+
+struct DataPaths {
+    std::string shaders;  ///< folder holding lit.vert etc.
+    std::string scenes;   ///< assets/scenes
+    std::string defaultScene() const { return scenes + "/default.json"; }
+};
+
+/// Looks in $IMPULSE_DATA_DIR, then beside the executable and its parents,
+/// then in the source tree the app was built from. Returns "" or an error.
+std::string findDataPaths(const std::string& executableDir, DataPaths& out);
+
+}  // namespace impulse::app

@@ -1,0 +1,371 @@
+#include "render/renderer.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace impulse::render {
+
+namespace {
+
+// Unit cube [-1, 1]^3 with flat normals: 24 vertices (position, normal), 36 indices.
+void buildCube(std::vector<float>& v, std::vector<unsigned>& idx) {
+    const glm::vec3 normals[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (const glm::vec3& n : normals) {
+        // Two axes spanning the face, ordered so that the winding is counter-clockwise seen from outside.
+        const glm::vec3 u = std::fabs(n.y) > 0.5f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+        const glm::vec3 w = glm::cross(n, u);
+        const unsigned base = static_cast<unsigned>(v.size() / 6);
+        const glm::vec3 corners[4] = {n - u - w, n + u - w, n + u + w, n - u + w};
+        for (const glm::vec3& c : corners) {
+            v.insert(v.end(), {c.x, c.y, c.z, n.x, n.y, n.z});
+        }
+        // cross(u, w) == n for this basis? w = n x u, so u x w = u x (n x u) = n (u.u) - u (u.n) = n.
+        idx.insert(idx.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
+    }
+}
+
+// Unit UV sphere; modest tessellation keeps 1000 spheres cheap on software GL.
+void buildSphere(std::vector<float>& v, std::vector<unsigned>& idx, int stacks, int slices) {
+    const float pi = 3.14159265358979f;
+    for (int i = 0; i <= stacks; ++i) {
+        const float phi = pi * static_cast<float>(i) / static_cast<float>(stacks);
+        for (int j = 0; j <= slices; ++j) {
+            const float theta = 2.0f * pi * static_cast<float>(j) / static_cast<float>(slices);
+            const glm::vec3 p(std::sin(phi) * std::cos(theta), std::cos(phi), std::sin(phi) * std::sin(theta));
+            v.insert(v.end(), {p.x, p.y, p.z, p.x, p.y, p.z});
+        }
+    }
+    const unsigned row = static_cast<unsigned>(slices + 1);
+    for (unsigned i = 0; i < static_cast<unsigned>(stacks); ++i) {
+        for (unsigned j = 0; j < static_cast<unsigned>(slices); ++j) {
+            const unsigned a = i * row + j, b = a + row;
+            idx.insert(idx.end(), {a, a + 1, b, a + 1, b + 1, b});
+        }
+    }
+}
+
+// Spheres smaller than this on screen (radius, pixels) use the coarse mesh.
+constexpr float kFineSpherePixels = 24.0f;
+
+// Lowest and highest world y of an instance (box corners or sphere).
+void verticalExtent(const Instance& inst, bool sphere, float& bottom, float& top) {
+    const glm::vec3 h(inst.halfSizeFlags);
+    float reach = h.y;
+    if (!sphere) {
+        const glm::quat q(inst.orientation.w, inst.orientation.x, inst.orientation.y, inst.orientation.z);
+        const glm::mat3 r = glm::mat3_cast(q);
+        // |R|^T row y times the half extents: the box's half height in world space.
+        reach = std::fabs(r[0].y) * h.x + std::fabs(r[1].y) * h.y + std::fabs(r[2].y) * h.z;
+    }
+    bottom = inst.positionHighlight.y - reach;
+    top = inst.positionHighlight.y + reach;
+}
+
+}  // namespace
+
+Renderer::Renderer() = default;
+
+Renderer::~Renderer() {
+    for (Mesh* m : {&box_, &sphereHigh_, &sphereLow_}) {
+        glDeleteVertexArrays(1, &m->vao);
+        glDeleteBuffers(1, &m->vbo);
+        glDeleteBuffers(1, &m->ebo);
+    }
+    glDeleteBuffers(2, instanceVbo_);
+    glDeleteVertexArrays(1, &lineVao_);
+    glDeleteBuffers(1, &lineVbo_);
+    glDeleteVertexArrays(1, &pointVao_);
+    glDeleteBuffers(1, &pointVbo_);
+    glDeleteVertexArrays(1, &emptyVao_);
+    if (shadowFbo_) glDeleteFramebuffers(1, &shadowFbo_);
+    if (shadowTex_) glDeleteTextures(1, &shadowTex_);
+}
+
+bool Renderer::init(const std::string& shaderDir, std::string& error) {
+    if (!lit_.load(shaderDir, "lit.vert", "lit.frag", error)) return false;
+    if (!shadow_.load(shaderDir, "shadow.vert", "shadow.frag", error)) return false;
+    if (!line_.load(shaderDir, "line.vert", "line.frag", error)) return false;
+    if (!point_.load(shaderDir, "point.vert", "point.frag", error)) return false;
+    if (!sky_.load(shaderDir, "sky.vert", "sky.frag", error)) return false;
+
+    std::vector<float> v;
+    std::vector<unsigned> idx;
+    buildCube(v, idx);
+    createMesh(box_, v, idx);
+    v.clear();
+    idx.clear();
+    buildSphere(v, idx, 16, 24);
+    createMesh(sphereHigh_, v, idx);
+    v.clear();
+    idx.clear();
+    buildSphere(v, idx, 7, 10);
+    createMesh(sphereLow_, v, idx);
+    glGenBuffers(2, instanceVbo_);
+
+    glGenVertexArrays(1, &lineVao_);
+    glGenBuffers(1, &lineVbo_);
+    glBindVertexArray(lineVao_);
+    glBindBuffer(GL_ARRAY_BUFFER, lineVbo_);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DebugVertex),
+                          reinterpret_cast<void*>(offsetof(DebugVertex, position)));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DebugVertex),
+                          reinterpret_cast<void*>(offsetof(DebugVertex, color)));
+
+    glGenVertexArrays(1, &pointVao_);
+    glGenBuffers(1, &pointVbo_);
+    glBindVertexArray(pointVao_);
+    glBindBuffer(GL_ARRAY_BUFFER, pointVbo_);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DebugPoint),
+                          reinterpret_cast<void*>(offsetof(DebugPoint, position)));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(DebugPoint),
+                          reinterpret_cast<void*>(offsetof(DebugPoint, color)));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, sizeof(DebugPoint),
+                          reinterpret_cast<void*>(offsetof(DebugPoint, size)));
+
+    glGenVertexArrays(1, &emptyVao_);
+    glBindVertexArray(0);
+    return true;
+}
+
+void Renderer::createMesh(Mesh& mesh, const std::vector<float>& vertices, const std::vector<unsigned>& indices) {
+    glGenVertexArrays(1, &mesh.vao);
+    glGenBuffers(1, &mesh.vbo);
+    glGenBuffers(1, &mesh.ebo);
+    glBindVertexArray(mesh.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, mesh.vbo);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(float)), vertices.data(),
+                 GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * sizeof(unsigned)),
+                 indices.data(), GL_STATIC_DRAW);
+    mesh.indexCount = static_cast<GLsizei>(indices.size());
+
+    // Per-instance attributes 2..5 (four vec4 of Instance) are pointed at a range of an
+    // instance buffer at draw time: GL 3.3 has no base-instance draw.
+    for (GLuint loc = 2; loc < 6; ++loc) {
+        glEnableVertexAttribArray(loc);
+        glVertexAttribDivisor(loc, 1);
+    }
+    glBindVertexArray(0);
+}
+
+void Renderer::ensureShadowMap(int size) {
+    if (shadowTex_ && shadowSize_ == size) return;
+    if (!shadowTex_) glGenTextures(1, &shadowTex_);
+    if (!shadowFbo_) glGenFramebuffers(1, &shadowFbo_);
+    glBindTexture(GL_TEXTURE_2D, shadowTex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, size, size, 0, GL_DEPTH_COMPONENT, GL_FLOAT, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+    const float border[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    glTexParameterfv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, border);
+    // Hardware depth comparison: a linear-filtered sampler2DShadow gives 2x2 PCF for free.
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+    glBindFramebuffer(GL_FRAMEBUFFER, shadowFbo_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, shadowTex_, 0);
+    glDrawBuffer(GL_NONE);
+    glReadBuffer(GL_NONE);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    shadowSize_ = size;
+}
+
+void Renderer::drawInstances(Mesh& mesh, GLuint instanceBuffer, size_t first, size_t count) {
+    if (count == 0) return;
+    glBindVertexArray(mesh.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, instanceBuffer);
+    for (int i = 0; i < 4; ++i) {
+        glVertexAttribPointer(static_cast<GLuint>(2 + i), 4, GL_FLOAT, GL_FALSE, sizeof(Instance),
+                              reinterpret_cast<void*>(first * sizeof(Instance) + static_cast<size_t>(i) * sizeof(glm::vec4)));
+    }
+    glDrawElementsInstanced(GL_TRIANGLES, mesh.indexCount, GL_UNSIGNED_INT, nullptr, static_cast<GLsizei>(count));
+}
+
+void Renderer::render(const OrbitCamera& camera, int width, int height, const DrawList& draw,
+                      const DebugDraw& debug, const RenderOptions& options) {
+    const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
+    const glm::mat4 viewProj = camera.projection(aspect) * camera.view();
+
+    // With the sun above, a body whose top is below every other body's bottom (the
+    // ground) shadows nothing but itself: leave it out of the shadow pass, which
+    // would otherwise rasterise the whole map for it. Casters go first in the
+    // instance buffer so the shadow pass draws a prefix; receivers-only (large,
+    // flat, drawn last) also come last in the lit pass, which helps early-z.
+    float lowest = 1e30f, secondLowest = 1e30f;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (const Instance& inst : pass == 0 ? draw.boxes : draw.spheres) {
+            float bottom, top;
+            verticalExtent(inst, pass == 1, bottom, top);
+            if (bottom < lowest) {
+                secondLowest = lowest;
+                lowest = bottom;
+            } else if (bottom < secondLowest) {
+                secondLowest = bottom;
+            }
+        }
+    }
+    // Boxes: casters first, then receivers only. Spheres (always casters): far ones
+    // first with the coarse mesh, near ones after with the fine mesh.
+    const float pixelsPerMetre = static_cast<float>(height) / (2.0f * std::tan(camera.fovY * 0.5f));
+    const glm::vec3 eye = camera.eye();
+    size_t boxCasters = 0, coarseSpheres = 0;
+    {
+        std::vector<Instance>& out = sorted_[0];
+        out.clear();
+        receivers_.clear();
+        for (const Instance& inst : draw.boxes) {
+            float bottom, top;
+            verticalExtent(inst, false, bottom, top);
+            // Compare with the lowest bottom of the *other* bodies.
+            const float othersLowest = bottom <= lowest ? secondLowest : lowest;
+            if (options.towardSun.y > 0.0f && top <= othersLowest + 1e-3f) {
+                receivers_.push_back(inst);
+            } else {
+                out.push_back(inst);
+            }
+        }
+        boxCasters = out.size();
+        out.insert(out.end(), receivers_.begin(), receivers_.end());
+    }
+    {
+        std::vector<Instance>& out = sorted_[1];
+        out.clear();
+        receivers_.clear();  // reused for the near spheres
+        for (const Instance& inst : draw.spheres) {
+            const float distance = glm::length(glm::vec3(inst.positionHighlight) - eye);
+            const float pixels = inst.halfSizeFlags.x / std::max(distance, 1e-3f) * pixelsPerMetre;
+            (pixels < kFineSpherePixels ? out : receivers_).push_back(inst);
+        }
+        coarseSpheres = out.size();
+        out.insert(out.end(), receivers_.begin(), receivers_.end());
+    }
+    for (int k = 0; k < 2; ++k) {
+        glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_[k]);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(sorted_[k].size() * sizeof(Instance)),
+                     sorted_[k].data(), GL_STREAM_DRAW);
+    }
+
+    // Light: an orthographic box around the region whose shadows matter.
+    const float r = std::max(options.shadowRadius, 1.0f);
+    const glm::vec3 sun = glm::normalize(options.towardSun);
+    const glm::vec3 lightUp = std::fabs(sun.y) > 0.95f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+    const glm::mat4 lightView = glm::lookAt(options.shadowCentre + sun * (2.0f * r), options.shadowCentre, lightUp);
+    const glm::mat4 lightViewProj = glm::ortho(-r, r, -r, r, 0.01f, 4.0f * r) * lightView;
+
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_BLEND);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+
+    if (options.shadows) {
+        ensureShadowMap(options.shadowMapSize);
+        glBindFramebuffer(GL_FRAMEBUFFER, shadowFbo_);
+        glViewport(0, 0, shadowSize_, shadowSize_);
+        glClear(GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(2.0f, 4.0f);
+        shadow_.use();
+        shadow_.set("uLightViewProj", lightViewProj);
+        drawInstances(box_, instanceVbo_[0], 0, boxCasters);
+        drawInstances(sphereLow_, instanceVbo_[1], 0, sorted_[1].size());
+        glDisable(GL_POLYGON_OFFSET_FILL);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+
+    glViewport(0, 0, width, height);
+    glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    lit_.use();
+    lit_.set("uViewProj", viewProj);
+    lit_.set("uLightViewProj", lightViewProj);
+    lit_.set("uTowardSun", sun);
+    lit_.set("uEye", camera.eye());
+    lit_.set("uShadows", options.shadows ? 1 : 0);
+    lit_.set("uShadowTexel", 1.0f / static_cast<float>(std::max(shadowSize_, 1)));
+    lit_.set("uShadowMap", 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, shadowTex_);
+    lit_.set("uSphere", 0);
+    drawInstances(box_, instanceVbo_[0], 0, sorted_[0].size());
+    lit_.set("uSphere", 1);
+    drawInstances(sphereLow_, instanceVbo_[1], 0, coarseSpheres);
+    drawInstances(sphereHigh_, instanceVbo_[1], coarseSpheres, sorted_[1].size() - coarseSpheres);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glDisable(GL_CULL_FACE);
+
+    // Sky gradient after the opaque pass, at the far plane: only uncovered pixels are shaded.
+    glDepthFunc(GL_LEQUAL);
+    glDepthMask(GL_FALSE);
+    sky_.use();
+    glBindVertexArray(emptyVao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+
+    // Debug layer: depth-tested at full strength, then faintly on top where hidden.
+    if (!debug.lines.empty() || !debug.points.empty()) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glEnable(GL_PROGRAM_POINT_SIZE);
+        glBindBuffer(GL_ARRAY_BUFFER, lineVbo_);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(debug.lines.size() * sizeof(DebugVertex)),
+                     debug.lines.data(), GL_STREAM_DRAW);
+        glBindBuffer(GL_ARRAY_BUFFER, pointVbo_);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(debug.points.size() * sizeof(DebugPoint)),
+                     debug.points.data(), GL_STREAM_DRAW);
+        const int passes = options.debugXray ? 2 : 1;
+        for (int pass = 0; pass < passes; ++pass) {
+            const float alpha = pass == 0 ? 1.0f : 0.3f;
+            if (pass == 1) glDepthFunc(GL_GREATER);  // only the hidden parts, so the visible ones stay crisp
+            line_.use();
+            line_.set("uViewProj", viewProj);
+            line_.set("uAlpha", alpha);
+            glBindVertexArray(lineVao_);
+            glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(debug.lines.size()));
+            point_.use();
+            point_.set("uViewProj", viewProj);
+            point_.set("uAlpha", alpha);
+            glBindVertexArray(pointVao_);
+            glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(debug.points.size()));
+        }
+        glDepthFunc(GL_LESS);
+        glDisable(GL_PROGRAM_POINT_SIZE);
+        glDisable(GL_BLEND);
+    }
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+std::string saveScreenshot(const std::string& path, int width, int height) {
+    if (width <= 0 || height <= 0) return "empty framebuffer";
+    std::vector<unsigned char> pixels(static_cast<size_t>(width) * static_cast<size_t>(height) * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    stbi_flip_vertically_on_write(1);  // GL rows run bottom-up
+    if (!stbi_write_png(path.c_str(), width, height, 3, pixels.data(), width * 3)) {
+        return "cannot write " + path;
+    }
+    return "";
+}
+
+}  // namespace impulse::render

@@ -1,0 +1,568 @@
+#include "ui/panels.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace impulse::ui {
+
+namespace {
+
+constexpr float kMargin = 8.0f;
+constexpr float kLeftWidth = 330.0f;
+constexpr float kRightWidth = 350.0f;
+const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
+const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
+const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
+
+std::string bodyLabel(const World& world, BodyId id) {
+    if (!id || !world.isValid(id)) return "(none)";
+    const Body& b = world.body(id);
+    if (!b.name.empty()) return b.name;
+    return "#" + std::to_string(id.index);
+}
+
+void placeWindow(float x, float y, float w, float h) {
+    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+}
+
+void statusLine(const EditStatus& status) {
+    if (!status.ok()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+        ImGui::TextWrapped("%s", status.error.c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
+// Several series in one frame with a shared vertical range and a legend.
+void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vector<float>>>& series,
+               const ImU32* colors, float height) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::InvisibleButton(id, ImVec2(width, height));
+    const ImVec2 p1(p0.x + width, p0.y + height);
+    dl->AddRectFilled(p0, p1, IM_COL32(20, 24, 30, 200), 3.0f);
+    float lo = FLT_MAX, hi = -FLT_MAX;
+    size_t count = 0;
+    for (const auto& s : series) {
+        for (float v : s.second) {
+            if (!std::isfinite(v)) continue;
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        count = std::max(count, s.second.size());
+    }
+    if (count < 2 || lo > hi) return;
+    if (hi - lo < 1e-6f) {
+        hi += 0.5f;
+        lo -= 0.5f;
+    }
+    const float pad = 0.08f * (hi - lo);
+    lo -= pad;
+    hi += pad;
+    for (size_t k = 0; k < series.size(); ++k) {
+        const std::vector<float>& v = series[k].second;
+        for (size_t i = 1; i < v.size(); ++i) {
+            auto pt = [&](size_t j) {
+                const float x = p0.x + width * static_cast<float>(j) / static_cast<float>(StatsHistory::kCapacity - 1);
+                const float y = p1.y - height * (v[j] - lo) / (hi - lo);
+                return ImVec2(x, y);
+            };
+            dl->AddLine(pt(i - 1), pt(i), colors[k], 1.5f);
+        }
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, "%.3g", static_cast<double>(hi));
+    dl->AddText(ImVec2(p0.x + 3, p0.y + 1), IM_COL32(170, 175, 185, 255), text);
+    std::snprintf(text, sizeof text, "%.3g", static_cast<double>(lo));
+    dl->AddText(ImVec2(p0.x + 3, p1.y - 15), IM_COL32(170, 175, 185, 255), text);
+    float x = p1.x - 6.0f;
+    for (size_t k = series.size(); k-- > 0;) {
+        const float w = ImGui::CalcTextSize(series[k].first).x;
+        x -= w;
+        dl->AddText(ImVec2(x, p0.y + 1), colors[k], series[k].first);
+        x -= 10.0f;
+    }
+}
+
+}  // namespace
+
+Panels::Panels(std::string presetDir, std::string scenePath)
+    : presetDir_(std::move(presetDir)), scenePath_(std::move(scenePath)) {
+    refreshPresets();
+}
+
+void Panels::refreshPresets() { presets_ = listPresets(presetDir_); }
+
+void Panels::setMessage(const std::string& message, bool isError) {
+    message_ = message;
+    messageIsError_ = isError;
+}
+
+const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
+    static const std::vector<std::pair<const char*, const char*>> keys = {
+        {"Left drag on a body", "grab it (release throws)"},
+        {"Left click", "select body / clear selection"},
+        {"Right drag", "orbit camera"},
+        {"Middle drag, Shift+right drag", "pan camera"},
+        {"Mouse wheel", "zoom"},
+        {"F", "frame selection (all bodies if none)"},
+        {"Space", "pause / run"},
+        {"S or .", "single step (pauses)"},
+        {"R", "reset scene"},
+        {"B", "spawn a box where the mouse points"},
+        {"N", "spawn a sphere where the mouse points"},
+        {"T", "shoot a sphere from the camera"},
+        {"Delete or X", "delete the selected body"},
+        {"C", "toggle contact points"},
+        {"[ and ]", "slower / faster time"},
+        {"F12", "save a screenshot"},
+        {"H or F1", "show / hide this help"},
+        {"Esc", "clear selection"},
+        {"Ctrl+Q", "quit"},
+    };
+    return keys;
+}
+
+void Panels::draw(World& world, SimControls& sim, DebugView& view, DragSettings& drag, const FrameInfo& frame,
+                  PanelRequests& requests) {
+    bodyEditor_.validate(world);
+    sceneWindow(sim, frame, requests);
+    worldWindow(world, view, drag);
+    statsWindow(world, frame);
+    bodyWindow(world, requests);
+    contactWindow(world);
+    helpWindow();
+}
+
+void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests) {
+    placeWindow(kMargin, kMargin, kLeftWidth, 276.0f);
+    if (!ImGui::Begin("Scene")) {
+        ImGui::End();
+        return;
+    }
+    if (ImGui::Button(sim.paused ? "Run" : "Pause", ImVec2(60, 0))) sim.paused = !sim.paused;
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) {
+        sim.paused = true;
+        sim.stepOnce = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) requests.reset = true;
+    ImGui::SameLine();
+    ImGui::TextColored(kDimColor, "t = %.2f s", static_cast<double>(frame.simTime));
+    ImGui::SetNextItemWidth(150.0f);
+    ImGui::SliderFloat("time scale", &sim.timeScale, 0.05f, 2.0f, "%.2fx", ImGuiSliderFlags_Logarithmic);
+    ImGui::SetNextItemWidth(150.0f);
+    ImGui::SliderInt("max steps/frame", &sim.maxStepsPerFrame, 1, 16);
+
+    if (ImGui::Button("Box")) requests.spawnBox = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Sphere")) requests.spawnSphere = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Shoot")) requests.shoot = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Screenshot")) requests.screenshot = true;
+
+    ImGui::Separator();
+    ImGui::TextColored(kDimColor, "Presets (%s)", presetDir_.c_str());
+    if (ImGui::BeginChild("presets", ImVec2(0, 80), true)) {
+        for (const std::string& p : presets_) {
+            if (ImGui::Selectable(p.c_str(), scenePath_ == presetDir_ + "/" + p)) {
+                requests.open = presetDir_ + "/" + p;
+            }
+        }
+        if (presets_.empty()) ImGui::TextColored(kDimColor, "no .json files found");
+    }
+    ImGui::EndChild();
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::InputText("##path", &scenePath_);
+    if (ImGui::Button("Open")) requests.open = scenePath_;
+    ImGui::SameLine();
+    if (ImGui::Button("Save")) requests.save = scenePath_;
+    ImGui::SameLine();
+    if (ImGui::Button("Rescan")) refreshPresets();
+    if (!message_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? kErrorColor : kOkColor);
+        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::PopStyleColor();
+    }
+    ImGui::End();
+}
+
+void Panels::worldWindow(World& world, DebugView& view, DragSettings& drag) {
+    placeWindow(kMargin, 292.0f, kLeftWidth, 216.0f);
+    if (!ImGui::Begin("World")) {
+        ImGui::End();
+        return;
+    }
+    WorldSettings s = world.settings();
+    bool changed = false;
+    ImGui::PushItemWidth(140.0f);
+    changed |= ImGui::DragFloat3("gravity", &s.gravity.x, 0.05f, 0.0f, 0.0f, "%.2f");
+    float stepMs = s.timestep * 1000.0f;
+    if (ImGui::DragFloat("timestep (ms)", &stepMs, 0.05f, 0.0f, 0.0f, "%.3f")) {
+        s.timestep = stepMs / 1000.0f;
+        changed = true;
+    }
+    changed |= ImGui::DragInt("substeps", &s.substeps, 0.05f);
+    changed |= ImGui::DragInt("velocity iterations", &s.velocityIterations, 0.1f);
+    changed |= ImGui::DragInt("position iterations", &s.positionIterations, 0.1f);
+    changed |= ImGui::DragFloat("restitution threshold", &s.restitutionThreshold, 0.01f, 0.0f, 0.0f, "%.2f m/s");
+    changed |= ImGui::Checkbox("warm starting", &s.warmStarting);
+    const char* restitutionRules[] = {"max", "min", "average", "multiply"};
+    int r = static_cast<int>(s.restitutionCombine);
+    if (ImGui::Combo("restitution combine", &r, restitutionRules, 4)) {
+        s.restitutionCombine = static_cast<RestitutionCombine>(r);
+        changed = true;
+    }
+    const char* frictionRules[] = {"geometric", "average", "min", "max"};
+    int f = static_cast<int>(s.frictionCombine);
+    if (ImGui::Combo("friction combine", &f, frictionRules, 4)) {
+        s.frictionCombine = static_cast<FrictionCombine>(f);
+        changed = true;
+    }
+    if (changed) applySettings(world, s, worldStatus_);
+    statusLine(worldStatus_);
+
+    if (ImGui::CollapsingHeader("Mouse drag", ImGuiTreeNodeFlags_DefaultOpen)) {
+        DragSettings d = drag;
+        bool dragChanged = false;
+        dragChanged |= ImGui::DragFloat("frequency (Hz)", &d.frequency, 0.05f, 0.0f, 0.0f, "%.2f");
+        dragChanged |= ImGui::DragFloat("damping ratio", &d.dampingRatio, 0.01f, 0.0f, 0.0f, "%.2f");
+        dragChanged |= ImGui::DragFloat("max force (x weight)", &d.maxForceInWeights, 0.5f, 0.0f, 0.0f, "%.1f");
+        if (dragChanged) {
+            if (const Validation bad = validateDragSettings(d)) {
+                dragStatus_.error = "refused: " + bad->message();
+            } else {
+                drag = d;
+                dragStatus_.error.clear();
+                if (world.drag().active) world.setDragSettings(d);
+            }
+        }
+        statusLine(dragStatus_);
+        const DragState& ds = world.drag();
+        if (ds.active) {
+            ImGui::Text("dragging %s: |F| = %.1f N", bodyLabel(world, ds.body).c_str(),
+                        static_cast<double>(glm::length(ds.force)));
+        } else {
+            ImGui::TextColored(kDimColor, "not dragging (left-drag a body)");
+        }
+    }
+    if (ImGui::CollapsingHeader("Debug layer", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::Checkbox("contacts", &view.contacts);
+        ImGui::SameLine(110);
+        ImGui::Checkbox("normals", &view.normals);
+        ImGui::SameLine(200);
+        ImGui::Checkbox("impulses", &view.impulses);
+        ImGui::Checkbox("velocities", &view.velocities);
+        ImGui::SameLine(110);
+        ImGui::Checkbox("AABBs", &view.aabbs);
+        ImGui::SameLine(200);
+        ImGui::Checkbox("COM", &view.centreOfMass);
+        ImGui::Checkbox("principal axes", &view.principalAxes);
+        ImGui::SameLine(200);
+        ImGui::Checkbox("shadows", &view.shadows);
+        ImGui::DragFloat("impulse scale (m/Ns)", &view.impulseScale, 0.01f, 0.001f, 100.0f, "%.3f");
+        ImGui::DragFloat("velocity scale (s)", &view.velocityScale, 0.01f, 0.001f, 10.0f, "%.3f");
+    }
+    ImGui::PopItemWidth();
+    ImGui::End();
+}
+
+void Panels::bodyWindow(World& world, PanelRequests& requests) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    placeWindow(display.x - kRightWidth - kMargin, kMargin, kRightWidth, 372.0f);
+    if (!ImGui::Begin("Body")) {
+        ImGui::End();
+        return;
+    }
+    const BodyId id = bodyEditor_.selected();
+    if (!id) {
+        ImGui::TextColored(kDimColor, "Click a body to inspect it.");
+        ImGui::End();
+        return;
+    }
+    if (draftBody_ != id) {
+        draftBody_ = id;
+        inertiaDraftDirty_ = false;
+    }
+    if (!inertiaDraftDirty_) bodyEditor_.resetDraft(world);
+
+    const Body& body = world.body(id);
+    BodyDef def = world.bodyDef(id);
+    ImGui::Text("%s", bodyLabel(world, id).c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(kDimColor, "(index %u)", id.index);
+    ImGui::SameLine(ImGui::GetWindowWidth() - 150.0f);
+    if (ImGui::SmallButton("Frame")) requests.frameSelection = true;
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Delete")) requests.deleteSelection = true;
+    statusLine(bodyEditor_.status());  // at the top: visible whichever field was refused
+
+    ImGui::PushItemWidth(170.0f);
+    bool isStatic = def.isStatic;
+    if (ImGui::Checkbox("static", &isStatic)) bodyEditor_.setStatic(world, isStatic);
+
+    int shapeType = def.shape.type == ShapeType::Sphere ? 1 : 0;
+    const char* shapeNames[] = {"box", "sphere"};
+    if (ImGui::Combo("shape", &shapeType, shapeNames, 2)) {
+        Shape s = def.shape;
+        s.type = shapeType == 1 ? ShapeType::Sphere : ShapeType::Box;
+        bodyEditor_.setShape(world, s);
+    }
+    if (def.shape.type == ShapeType::Box) {
+        vec3 h = def.shape.halfExtents;
+        if (ImGui::DragFloat3("half extents (m)", &h.x, 0.01f, 0.0f, 0.0f, "%.3f")) {
+            Shape s = def.shape;
+            s.halfExtents = h;
+            bodyEditor_.setShape(world, s);
+        }
+    } else {
+        float radius = def.shape.radius;
+        if (ImGui::DragFloat("radius (m)", &radius, 0.01f, 0.0f, 0.0f, "%.3f")) {
+            Shape s = def.shape;
+            s.radius = radius;
+            bodyEditor_.setShape(world, s);
+        }
+    }
+    if (!def.isStatic) {
+        float mass = def.mass;
+        if (ImGui::DragFloat("mass (kg)", &mass, 0.02f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setMass(world, mass);
+    }
+    float e = def.restitution;
+    if (ImGui::DragFloat("restitution e", &e, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setRestitution(world, e);
+    float mu = def.friction;
+    if (ImGui::DragFloat("friction mu", &mu, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setFriction(world, mu);
+    bool hasStatic = def.staticFriction.has_value();
+    if (ImGui::Checkbox("##mus", &hasStatic)) {
+        bodyEditor_.setStaticFriction(world, hasStatic ? std::max(def.friction, body.staticFriction) : -1.0f);
+    }
+    ImGui::SameLine();
+    float mus = body.staticFriction;
+    ImGui::SetNextItemWidth(143.0f);
+    if (!hasStatic) ImGui::BeginDisabled();
+    if (ImGui::DragFloat("static mu_s", &mus, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setStaticFriction(world, mus);
+    if (!hasStatic) ImGui::EndDisabled();
+
+    vec3 p = def.position;
+    if (ImGui::DragFloat3("position (m)", &p.x, 0.01f, 0.0f, 0.0f, "%.2f")) bodyEditor_.setPosition(world, p);
+    if (!def.isStatic) {
+        vec3 v = def.linearVelocity;
+        if (ImGui::DragFloat3("velocity (m/s)", &v.x, 0.02f, 0.0f, 0.0f, "%.2f"))
+            bodyEditor_.setLinearVelocity(world, v);
+        vec3 w = def.angularVelocity;
+        if (ImGui::DragFloat3("ang. vel. (rad/s)", &w.x, 0.02f, 0.0f, 0.0f, "%.2f"))
+            bodyEditor_.setAngularVelocity(world, w);
+    }
+    ImGui::PopItemWidth();
+
+    if (!def.isStatic && ImGui::CollapsingHeader("Inertia tensor (body frame, kg m^2)", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::TextColored(kDimColor, "%s", body.inertiaOverridden ? "overridden by the user" : "derived from shape and mass");
+        mat3& draft = bodyEditor_.inertiaDraft();
+        // Rows of the matrix on screen; GLM stores columns, so entry (row, col) is draft[col][row].
+        for (int row = 0; row < 3; ++row) {
+            for (int col = 0; col < 3; ++col) {
+                ImGui::PushID(row * 3 + col);
+                ImGui::SetNextItemWidth(96.0f);
+                if (ImGui::InputFloat("##I", &draft[col][row], 0.0f, 0.0f, "%.4f")) {
+                    inertiaDraftDirty_ = true;
+                    bodyEditor_.mirrorDraftEntry(col, row);
+                }
+                ImGui::PopID();
+                if (col < 2) ImGui::SameLine();
+            }
+        }
+        const InertiaReport report = analyseInertia(draft);
+        if (ImGui::Button("Apply tensor")) {
+            if (bodyEditor_.applyInertiaDraft(world)) inertiaDraftDirty_ = false;
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Derive from shape")) {
+            if (bodyEditor_.useDerivedInertia(world)) inertiaDraftDirty_ = false;
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Revert")) {
+            bodyEditor_.resetDraft(world);
+            inertiaDraftDirty_ = false;
+        }
+        if (inertiaDraftDirty_) {
+            if (report.problem.empty()) {
+                ImGui::TextColored(kOkColor, "draft is physical: press Apply");
+            } else {
+                ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+                ImGui::TextWrapped("draft not physical: %s", report.problem.c_str());
+                ImGui::PopStyleColor();
+            }
+        }
+        ImGui::Text("principal moments  %.4f  %.4f  %.4f", static_cast<double>(report.moments.x),
+                    static_cast<double>(report.moments.y), static_cast<double>(report.moments.z));
+        for (int k = 0; k < 3; ++k) {
+            const vec3 a = report.axes[k];
+            ImGui::TextColored(kDimColor, "axis %d  (% .3f, % .3f, % .3f)", k + 1, static_cast<double>(a.x),
+                               static_cast<double>(a.y), static_cast<double>(a.z));
+        }
+    }
+    ImGui::End();
+}
+
+void Panels::contactWindow(World& world) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    placeWindow(display.x - kRightWidth - kMargin, 388.0f, kRightWidth, display.y - 396.0f);
+    if (!ImGui::Begin("Contact inspector")) {
+        ImGui::End();
+        return;
+    }
+    const std::vector<ContactPointInfo> contacts = world.contacts();
+    const BodyId selected = bodyEditor_.selected();
+    ImGui::Text("%d points", static_cast<int>(contacts.size()));
+    ImGui::SameLine();
+    ImGui::Checkbox("only selected body", &contactsOfSelectionOnly_);
+
+    int pickedIndex = trackContact(contacts, picked_);
+    if (ImGui::BeginTable("contacts", 5,
+                          ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                              ImGuiTableFlags_SizingStretchProp,
+                          ImVec2(0.0f, 84.0f))) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupColumn("A");
+        ImGui::TableSetupColumn("B");
+        ImGui::TableSetupColumn("j_n");
+        ImGui::TableSetupColumn("v.n");
+        ImGui::TableSetupColumn("state");
+        ImGui::TableHeadersRow();
+        for (size_t i = 0; i < contacts.size(); ++i) {
+            const ContactPointInfo& c = contacts[i];
+            if (contactsOfSelectionOnly_ && selected && c.bodyA != selected && c.bodyB != selected) continue;
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(static_cast<int>(i));
+            const bool isPicked = static_cast<int>(i) == pickedIndex;
+            if (ImGui::Selectable(bodyLabel(world, c.bodyA).c_str(), isPicked, ImGuiSelectableFlags_SpanAllColumns)) {
+                picked_ = ContactKey{c.bodyA, c.bodyB, c.featureId, true, c.point};
+                pickedIndex = static_cast<int>(i);
+            }
+            ImGui::PopID();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(bodyLabel(world, c.bodyB).c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f", static_cast<double>(c.normalImpulse));
+            ImGui::TableNextColumn();
+            ImGui::Text("%.2f", static_cast<double>(c.normalVelocityBefore));
+            ImGui::TableNextColumn();
+            ImGui::TextColored(c.sticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",
+                               c.sticking ? "stick" : "slip");
+        }
+        ImGui::EndTable();
+    }
+
+    if (pickedIndex < 0) {
+        ImGui::TextColored(kDimColor, picked_.valid ? "The picked contact has ended." : "Pick a row to see its impulse terms.");
+        ImGui::End();
+        return;
+    }
+    const ContactPointInfo& c = contacts[static_cast<size_t>(pickedIndex)];
+    ImGui::Text("%s -> %s", bodyLabel(world, c.bodyA).c_str(), bodyLabel(world, c.bodyB).c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(kDimColor, "feature %u%s", c.featureId, c.warmStarted ? ", warm started" : "");
+    ImGui::TextColored(kDimColor, "j = -(v_rel.n - target) / k_n");
+    ImGui::TextColored(kDimColor, "k_n = 1/m_A + 1/m_B + ang_A + ang_B");
+    ImGui::TextColored(kDimColor, "ang_X = n.[(I_X^-1 (r_X x n)) x r_X]");
+    const float kn = c.normalMass > 0.0f ? 1.0f / c.normalMass : 0.0f;
+    if (ImGui::BeginTable("terms", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+        auto cell = [](const char* label, const char* fmt, double value) {
+            ImGui::TableNextColumn();
+            ImGui::TextColored(kDimColor, "%s", label);
+            ImGui::TableNextColumn();
+            ImGui::Text(fmt, value);
+        };
+        cell("v_rel.n", "%.4f", static_cast<double>(c.normalVelocityBefore));
+        cell("after", "%.4f", static_cast<double>(c.normalVelocityAfter));
+        cell("target", "%.4f", static_cast<double>(c.targetNormalVelocity));
+        cell("sep. (m)", "%.4f", static_cast<double>(c.separation));
+        cell("1/m_A", "%.4f", static_cast<double>(c.inverseMassA));
+        cell("1/m_B", "%.4f", static_cast<double>(c.inverseMassB));
+        cell("ang_A", "%.4f", static_cast<double>(c.angularTermA));
+        cell("ang_B", "%.4f", static_cast<double>(c.angularTermB));
+        cell("k_n", "%.4f", static_cast<double>(kn));
+        cell("1/k_n (kg)", "%.4f", static_cast<double>(c.normalMass));
+        cell("j_n (N s)", "%.5f", static_cast<double>(c.normalImpulse));
+        cell("|j_t| (N s)", "%.5f", static_cast<double>(glm::length(c.frictionImpulse)));
+        cell("mu j_n", "%.5f", static_cast<double>(c.frictionBound));
+        cell("e", "%.3f", static_cast<double>(c.restitution));
+        cell("mu", "%.3f", static_cast<double>(c.friction));
+        cell("mu_s", "%.3f", static_cast<double>(c.staticFriction));
+        ImGui::EndTable();
+    }
+    ImGui::TextColored(c.sticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",
+                       c.sticking ? "STICKS: |j_t| < mu j_n (inside the cone)"
+                                  : "SLIPS: |j_t| = mu j_n (on the cone)");
+    ImGui::End();
+}
+
+void Panels::statsWindow(const World& world, const FrameInfo& frame) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    placeWindow(kMargin, 516.0f, kLeftWidth, display.y - 524.0f);
+    if (!ImGui::Begin("Stats")) {
+        ImGui::End();
+        return;
+    }
+    const StatsHistory::Sample& s = stats_.latest();
+    const StepStats& st = world.stats();
+    ImGui::Text("frame %.1f ms (%.0f fps)  step %.2f ms x%d", static_cast<double>(frame.frameMs),
+                frame.frameMs > 0.0f ? 1000.0 / static_cast<double>(frame.frameMs) : 0.0,
+                static_cast<double>(frame.stepMs), frame.stepsThisFrame);
+    ImGui::Text("bodies %d  pairs %d  manifolds %d  pts %d", world.bodyCount(), st.candidatePairs, st.manifolds,
+                st.contactPoints);
+    ImGui::Text("E = KE %.2f + PE %.2f = %.2f J", static_cast<double>(s.kinetic), static_cast<double>(s.potential),
+                static_cast<double>(s.total));
+    ImGui::Text("|p| %.3f kg m/s  |L| %.3f kg m^2/s", static_cast<double>(s.linearMomentum),
+                static_cast<double>(s.angularMomentum));
+    const float avail = ImGui::GetContentRegionAvail().y;
+    const float h = std::max(30.0f, (avail - 6.0f) * 0.5f);
+    const ImU32 energyColors[] = {IM_COL32(255, 200, 80, 255), IM_COL32(120, 200, 255, 255),
+                                  IM_COL32(240, 240, 240, 255)};
+    multiPlot("energy",
+              {{"KE", stats_.series(&StatsHistory::Sample::kinetic)},
+               {"PE", stats_.series(&StatsHistory::Sample::potential)},
+               {"E", stats_.series(&StatsHistory::Sample::total)}},
+              energyColors, h);
+    const ImU32 momentumColors[] = {IM_COL32(140, 230, 140, 255), IM_COL32(230, 140, 230, 255)};
+    multiPlot("momentum",
+              {{"|p|", stats_.series(&StatsHistory::Sample::linearMomentum)},
+               {"|L|", stats_.series(&StatsHistory::Sample::angularMomentum)}},
+              momentumColors, h);
+    ImGui::End();
+}
+
+void Panels::helpWindow() {
+    if (!showHelp_) return;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(560.0f, 0.0f), ImGuiCond_Appearing);
+    if (ImGui::Begin("Help", &showHelp_)) {
+        if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+            ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 220.0f);
+            ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
+            for (const auto& [key, action] : keyList()) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.5f, 1.0f), "%s", key);
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(action);
+            }
+            ImGui::EndTable();
+        }
+        ImGui::TextWrapped("Click a row of the Contact inspector to see every term of the impulse formula live.");
+    }
+    ImGui::End();
+}
+
+}  // namespace impulse::ui

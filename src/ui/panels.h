@@ -1,0 +1,101 @@
+// The Dear ImGui panels: Scene, World, Body inspector, Contact inspector,
+// Stats and Help. They edit the world only through World's validating API
+// (via ui/edit.h) and ask the app for everything else through PanelRequests.
+#pragma once
+
+#include "physics/world.h"
+#include "ui/edit.h"
+
+#include <string>
+#include <vector>
+
+namespace impulse::ui {
+
+/// Simulation clock controls owned by the app, shown in the Scene panel.
+struct SimControls {
+    bool paused = false;
+    bool stepOnce = false;      ///< set by the panel, consumed by the app
+    float timeScale = 1.0f;     ///< slow motion < 1
+    int maxStepsPerFrame = 4;   ///< cap so a slow frame cannot spiral
+};
+
+/// What the debug layer draws.
+struct DebugView {
+    bool contacts = false;
+    bool normals = false;
+    bool impulses = false;
+    bool velocities = false;
+    bool aabbs = false;
+    bool centreOfMass = false;
+    bool principalAxes = false;
+    float impulseScale = 0.5f;   ///< m of arrow per N s
+    float velocityScale = 0.25f; ///< m of arrow per m/s
+    bool shadows = true;
+};
+
+/// Actions the panels ask the app to perform after drawing.
+struct PanelRequests {
+    std::string open;  ///< scene file to load
+    std::string save;  ///< scene file to write
+    bool reset = false;
+    bool spawnBox = false, spawnSphere = false, shoot = false;
+    bool deleteSelection = false;
+    bool frameSelection = false;
+    bool screenshot = false;
+};
+
+/// Frame timing measured by the app.
+struct FrameInfo {
+    float frameMs = 0.0f;
+    float stepMs = 0.0f;   ///< mean wall time of one World::step this frame
+    int stepsThisFrame = 0;
+    float simTime = 0.0f;  ///< simulated seconds since load
+};
+
+class Panels {
+public:
+    Panels(std::string presetDir, std::string scenePath);
+
+    /// Draws every panel for this frame. `selection` may be changed by the Contact inspector.
+    void draw(World& world, SimControls& sim, DebugView& view, DragSettings& drag, const FrameInfo& frame,
+              PanelRequests& requests);
+
+    BodyEditor& bodyEditor() { return bodyEditor_; }
+    ContactKey& pickedContact() { return picked_; }
+    StatsHistory& stats() { return stats_; }
+    /// Result of the last open/save, shown in the Scene panel.
+    void setMessage(const std::string& message, bool isError);
+    /// Path shown in the Scene panel's text field.
+    void setScenePath(const std::string& path) { scenePath_ = path; }
+    void toggleHelp() { showHelp_ = !showHelp_; }
+    void refreshPresets();
+
+    /// Key list shown in the Help panel (also used by the README).
+    static const std::vector<std::pair<const char*, const char*>>& keyList();
+
+private:
+    void sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests);
+    void worldWindow(World& world, DebugView& view, DragSettings& drag);
+    void bodyWindow(World& world, PanelRequests& requests);
+    void contactWindow(World& world);
+    void statsWindow(const World& world, const FrameInfo& frame);
+    void helpWindow();
+
+    std::string presetDir_;
+    std::vector<std::string> presets_;
+    std::string scenePath_;
+    std::string message_;
+    bool messageIsError_ = false;
+    bool showHelp_ = false;
+
+    BodyEditor bodyEditor_;
+    bool inertiaDraftDirty_ = false;
+    BodyId draftBody_;
+    EditStatus worldStatus_;
+    EditStatus dragStatus_;
+    ContactKey picked_;
+    bool contactsOfSelectionOnly_ = false;
+    StatsHistory stats_;
+};
+
+}  // namespace impulse::ui

@@ -1,0 +1,150 @@
+// The app's window-free parts: command line, step clock, camera math, preset listing.
+#include "app/options.h"
+#include "app/paths.h"
+#include "app/sim_clock.h"
+#include "render/camera.h"
+#include "render/debug_draw.h"
+#include "ui/edit.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+using namespace impulse;
+
+TEST(Options, ParsesEveryFlag) {
+    const char* argv[] = {"impulse-lab", "scene.json", "--frames", "12", "--screenshot", "a.png",
+                          "--save-on-exit", "b.json", "--size", "800x600", "--paused"};
+    app::AppOptions o;
+    EXPECT_EQ(app::parseOptions(11, argv, o), "");
+    EXPECT_EQ(o.scene, "scene.json");
+    EXPECT_EQ(o.frames, 12);
+    EXPECT_EQ(o.screenshot, "a.png");
+    EXPECT_EQ(o.saveOnExit, "b.json");
+    EXPECT_EQ(o.width, 800);
+    EXPECT_EQ(o.height, 600);
+    EXPECT_TRUE(o.paused);
+}
+
+TEST(Options, RejectsBadArguments) {
+    auto parse = [](std::vector<const char*> args) {
+        args.insert(args.begin(), "impulse-lab");
+        app::AppOptions o;
+        return app::parseOptions(static_cast<int>(args.size()), args.data(), o);
+    };
+    EXPECT_NE(parse({"--frames"}), "");
+    EXPECT_NE(parse({"--frames", "ten"}), "");
+    EXPECT_NE(parse({"--frames", "-3"}), "");
+    EXPECT_NE(parse({"--size", "800"}), "");
+    EXPECT_NE(parse({"--size", "10x10"}), "");
+    EXPECT_NE(parse({"--bogus"}), "");
+    EXPECT_NE(parse({"a.json", "b.json"}), "");
+    EXPECT_EQ(parse({}), "");
+}
+
+TEST(FixedStepClock, SpendsWholeStepsAndKeepsTheRemainder) {
+    app::FixedStepClock clock;
+    const double dt = 1.0 / 60.0;
+    EXPECT_EQ(clock.advance(0.5 * dt, dt, 1.0, 4, false, false).steps, 0);
+    EXPECT_NEAR(clock.alpha(), 0.5, 1e-9);
+    EXPECT_EQ(clock.advance(dt, dt, 1.0, 4, false, false).steps, 1);
+    EXPECT_NEAR(clock.alpha(), 0.5, 1e-9);
+    // Slow motion: a quarter of the time is banked.
+    app::FixedStepClock slow;
+    int steps = 0;
+    for (int i = 0; i < 40; ++i) steps += slow.advance(dt, dt, 0.25, 4, false, false).steps;
+    EXPECT_EQ(steps, 10);
+}
+
+TEST(FixedStepClock, CapsStepsPerFrameAndDropsTheSurplus) {
+    app::FixedStepClock clock;
+    const double dt = 0.01;
+    const app::FixedStepClock::Plan plan = clock.advance(0.2, dt, 1.0, 3, false, false);
+    EXPECT_EQ(plan.steps, 3);
+    EXPECT_TRUE(plan.dropped);
+    EXPECT_LT(clock.alpha(), 1.0);
+    EXPECT_EQ(clock.advance(0.0, dt, 1.0, 3, false, false).steps, 0);  // no spiral: nothing owed
+}
+
+TEST(FixedStepClock, PauseAndSingleStep) {
+    app::FixedStepClock clock;
+    EXPECT_EQ(clock.advance(1.0, 0.01, 1.0, 4, true, false).steps, 0);
+    EXPECT_EQ(clock.advance(1.0, 0.01, 1.0, 4, true, true).steps, 1);
+    EXPECT_EQ(clock.advance(0.0, 0.01, 1.0, 4, false, false).steps, 0);  // pausing banked nothing
+}
+
+TEST(OrbitCamera, CentreRayLooksAtTheTargetAndProjectionRoundTrips) {
+    render::OrbitCamera cam;
+    cam.target = glm::vec3(1.0f, 2.0f, 3.0f);
+    const render::Ray r = cam.rayThroughPixel(639.5f, 359.5f, 1280.0f, 720.0f);
+    EXPECT_NEAR(glm::dot(r.direction, cam.forward()), 1.0f, 1e-5f);
+    EXPECT_NEAR(glm::length(r.origin + r.direction * cam.distance - cam.target), 0.0f, 1e-3f);
+
+    const glm::vec3 p(1.5f, 2.5f, 2.0f);
+    const glm::vec4 s = cam.project(p, 1280.0f, 720.0f);
+    ASSERT_GT(s.w, 0.0f);
+    const render::Ray back = cam.rayThroughPixel(s.x - 0.5f, s.y - 0.5f, 1280.0f, 720.0f);
+    const glm::vec3 toP = glm::normalize(p - back.origin);
+    EXPECT_NEAR(glm::dot(toP, back.direction), 1.0f, 1e-5f);
+}
+
+TEST(OrbitCamera, FrameFitsTheSphereAndPitchIsClamped) {
+    render::OrbitCamera cam;
+    cam.frame(glm::vec3(0.0f), 5.0f, 16.0f / 9.0f);
+    // Every point of the sphere projects inside the viewport.
+    for (const glm::vec3 d : {glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1), glm::vec3(-1, 0, 0),
+                              glm::vec3(0, -1, 0), glm::vec3(0, 0, -1)}) {
+        const glm::vec4 s = cam.project(d * 5.0f, 1280.0f, 720.0f);
+        EXPECT_GE(s.x, 0.0f);
+        EXPECT_LE(s.x, 1280.0f);
+        EXPECT_GE(s.y, 0.0f);
+        EXPECT_LE(s.y, 720.0f);
+    }
+    cam.orbit(0.0f, 10.0f);
+    EXPECT_LT(cam.pitch, 1.571f);
+    glm::vec3 hit;
+    EXPECT_TRUE(render::intersectPlane(cam.rayThroughPixel(640, 360, 1280, 720), glm::vec3(0), glm::vec3(0, 1, 0), hit));
+}
+
+TEST(DebugDraw, ArrowsAndBoxesAreLinePairs) {
+    render::DebugDraw d;
+    d.arrow(glm::vec3(0), glm::vec3(1, 0, 0), glm::vec4(1));
+    d.aabb(glm::vec3(0), glm::vec3(1), glm::vec4(1));
+    d.point(glm::vec3(0), glm::vec4(1));
+    EXPECT_EQ(d.lines.size() % 2, 0u);
+    EXPECT_EQ(d.lines.size(), (5u + 12u) * 2u);
+    EXPECT_EQ(d.points.size(), 1u);
+    d.clear();
+    d.orientedBox(glm::vec3(0), glm::mat3(1.0f), glm::vec3(1), glm::vec4(1));
+    EXPECT_EQ(d.lines.size(), 24u);
+}
+
+TEST(Presets, ListsJsonFilesInSubfoldersSorted) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("impulse_presets_" + std::to_string(::getpid()));
+    fs::create_directories(dir / "sub");
+    std::ofstream(dir / "b.json") << "{}";
+    std::ofstream(dir / "a.json") << "{}";
+    std::ofstream(dir / "notes.txt") << "x";
+    std::ofstream(dir / "sub" / "c.json") << "{}";
+    const std::vector<std::string> list = ui::listPresets(dir.string());
+    EXPECT_EQ(list, (std::vector<std::string>{"a.json", "b.json", "sub/c.json"}));
+    fs::remove_all(dir);
+    EXPECT_TRUE(ui::listPresets((dir / "missing").string()).empty());
+}
+
+TEST(Presets, TheShippedFolderHasTheDefaultScene) {
+    const std::vector<std::string> list = ui::listPresets(std::string(IMPULSE_SOURCE_DIR) + "/assets/scenes");
+    EXPECT_NE(std::find(list.begin(), list.end(), "default.json"), list.end());
+}
+
+TEST(DataPaths, FoundFromAnyWorkingDirectory) {
+    app::DataPaths paths;
+    ASSERT_EQ(app::findDataPaths("/nonexistent/bin", paths), "");
+    EXPECT_TRUE(std::filesystem::exists(paths.shaders + "/lit.frag"));
+    EXPECT_TRUE(std::filesystem::exists(paths.defaultScene()));
+}

@@ -1,0 +1,221 @@
+// Panel edits go through World's validating API: a refused edit must leave the
+// world exactly as it was (and keep simulating as if nothing happened).
+#include "ui/edit.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace impulse;
+
+namespace {
+
+struct PanelFixture : ::testing::Test {
+    World world;
+    BodyId ground, crate, ball;
+    ui::BodyEditor editor;
+
+    void SetUp() override {
+        BodyDef g;
+        g.name = "ground";
+        g.isStatic = true;
+        g.shape = Shape::box(vec3(10.0f, 0.5f, 10.0f));
+        g.position = vec3(0.0f, -0.5f, 0.0f);
+        ground = world.createBody(g);
+        BodyDef c;
+        c.name = "crate";
+        c.mass = 2.0f;
+        c.shape = Shape::box(vec3(0.5f, 0.25f, 0.75f));
+        c.position = vec3(0.0f, 2.0f, 0.0f);
+        crate = world.createBody(c);
+        BodyDef b;
+        b.name = "ball";
+        b.shape = Shape::sphere(0.3f);
+        b.position = vec3(1.5f, 1.0f, 0.0f);
+        ball = world.createBody(b);
+        ASSERT_TRUE(crate && ball && ground);
+        for (int i = 0; i < 10; ++i) world.step();  // some state and contacts
+        editor.select(world, crate);
+    }
+
+    // Positions of every body after `steps` more steps, for before/after comparisons.
+    static std::vector<vec3> future(World w, int steps) {
+        for (int i = 0; i < steps; ++i) w.step();
+        std::vector<vec3> out;
+        for (BodyId id : w.bodyIds()) out.push_back(w.body(id).position);
+        return out;
+    }
+};
+
+void expectSameDef(const BodyDef& a, const BodyDef& b) {
+    EXPECT_EQ(a.mass, b.mass);
+    EXPECT_EQ(a.restitution, b.restitution);
+    EXPECT_EQ(a.friction, b.friction);
+    EXPECT_EQ(a.isStatic, b.isStatic);
+    EXPECT_EQ(a.position, b.position);
+    EXPECT_EQ(a.linearVelocity, b.linearVelocity);
+    EXPECT_EQ(a.shape.halfExtents, b.shape.halfExtents);
+    EXPECT_EQ(a.shape.radius, b.shape.radius);
+}
+
+}  // namespace
+
+TEST_F(PanelFixture, InvalidScalarEditsAreRefusedAndLeaveTheWorldIntact) {
+    const BodyDef before = world.bodyDef(crate);
+    const std::vector<vec3> expected = future(world, 60);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+
+    EXPECT_FALSE(editor.setMass(world, -1.0f));
+    EXPECT_NE(editor.status().error.find("mass"), std::string::npos) << editor.status().error;
+    EXPECT_FALSE(editor.setMass(world, 0.0f));
+    EXPECT_FALSE(editor.setMass(world, nan));
+    EXPECT_FALSE(editor.setRestitution(world, 1.5f));
+    EXPECT_NE(editor.status().error.find("restitution"), std::string::npos) << editor.status().error;
+    EXPECT_FALSE(editor.setFriction(world, -0.1f));
+    EXPECT_FALSE(editor.setStaticFriction(world, 0.1f));  // below the dynamic mu of 0.5
+    EXPECT_FALSE(editor.setShape(world, Shape::box(vec3(0.5f, -0.2f, 0.5f))));
+    EXPECT_NE(editor.status().error.find("shape"), std::string::npos) << editor.status().error;
+    EXPECT_FALSE(editor.setShape(world, Shape::sphere(0.0f)));
+    EXPECT_FALSE(editor.setLinearVelocity(world, vec3(nan, 0.0f, 0.0f)));
+    EXPECT_FALSE(editor.setPosition(world, vec3(0.0f, std::numeric_limits<float>::infinity(), 0.0f)));
+
+    expectSameDef(world.bodyDef(crate), before);
+    EXPECT_EQ(future(world, 60), expected) << "a refused edit changed the simulation";
+}
+
+TEST_F(PanelFixture, ValidEditsApplyAtOnceAndClearTheMessage) {
+    EXPECT_FALSE(editor.setMass(world, -3.0f));
+    EXPECT_FALSE(editor.status().ok());
+    EXPECT_TRUE(editor.setMass(world, 5.0f));
+    EXPECT_TRUE(editor.status().ok());
+    EXPECT_FLOAT_EQ(world.body(crate).mass, 5.0f);
+    EXPECT_TRUE(editor.setRestitution(world, 0.9f));
+    EXPECT_FLOAT_EQ(world.body(crate).restitution, 0.9f);
+    EXPECT_TRUE(editor.setStaticFriction(world, 0.8f));
+    EXPECT_FLOAT_EQ(world.body(crate).staticFriction, 0.8f);
+    EXPECT_TRUE(editor.setStatic(world, true));
+    EXPECT_TRUE(world.body(crate).isStatic);
+    EXPECT_EQ(world.body(crate).inverseMass, 0.0f);
+}
+
+TEST_F(PanelFixture, NonPhysicalInertiaIsRefusedAndThePreviousTensorStays) {
+    const mat3 before = world.body(crate).inertiaBody;
+    const std::vector<vec3> expected = future(world, 60);
+
+    // Principal moments 1, 1, 3 break the triangle inequality (1 + 1 < 3).
+    editor.inertiaDraft() = mat3(vec3(1, 0, 0), vec3(0, 1, 0), vec3(0, 0, 3));
+    EXPECT_FALSE(editor.applyInertiaDraft(world));
+    EXPECT_NE(editor.status().error.find("inertia"), std::string::npos) << editor.status().error;
+    EXPECT_FALSE(ui::analyseInertia(editor.inertiaDraft()).problem.empty());
+
+    // Not positive definite.
+    editor.inertiaDraft() = mat3(vec3(1, 0, 0), vec3(0, -1, 0), vec3(0, 0, 1));
+    EXPECT_FALSE(editor.applyInertiaDraft(world));
+    // Not symmetric (an off-diagonal entry typed without its mirror).
+    editor.inertiaDraft() = mat3(1.0f);
+    editor.inertiaDraft()[0][1] = 0.3f;
+    EXPECT_FALSE(editor.applyInertiaDraft(world));
+
+    EXPECT_EQ(world.body(crate).inertiaBody, before);
+    EXPECT_FALSE(world.body(crate).inertiaOverridden);
+    EXPECT_EQ(future(world, 60), expected);
+}
+
+TEST_F(PanelFixture, PhysicalInertiaIsInstalledAndCanBeDerivedAgain) {
+    mat3& draft = editor.inertiaDraft();
+    draft = mat3(vec3(0.4f, 0.0f, 0.0f), vec3(0.0f, 0.5f, 0.0f), vec3(0.0f, 0.0f, 0.6f));
+    draft[1][0] = 0.05f;  // typed at (row 0, column 1) ...
+    editor.mirrorDraftEntry(1, 0);  // ... and mirrored to (row 1, column 0)
+    EXPECT_EQ(draft[0][1], 0.05f);
+    ASSERT_TRUE(editor.applyInertiaDraft(world)) << editor.status().error;
+    EXPECT_TRUE(world.body(crate).inertiaOverridden);
+    EXPECT_FLOAT_EQ(world.body(crate).inertiaBody[1][0], 0.05f);
+
+    const ui::InertiaReport report = ui::analyseInertia(world.body(crate).inertiaBody);
+    EXPECT_TRUE(report.problem.empty());
+    EXPECT_LE(report.moments.x, report.moments.y);
+    EXPECT_LE(report.moments.y, report.moments.z);
+    EXPECT_NEAR(report.moments.x + report.moments.y + report.moments.z, 1.5f, 1e-4f);  // trace is invariant
+
+    ASSERT_TRUE(editor.useDerivedInertia(world));
+    EXPECT_FALSE(world.body(crate).inertiaOverridden);
+    const mat3 derived = shapeInertia(world.body(crate).shape, world.body(crate).mass);
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) EXPECT_NEAR(world.body(crate).inertiaBody[c][r], derived[c][r], 1e-6f);
+}
+
+TEST_F(PanelFixture, InvalidWorldSettingsAreRefused) {
+    const WorldSettings before = world.settings();
+    ui::EditStatus status;
+    WorldSettings s = before;
+    s.timestep = 0.0f;
+    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_NE(status.error.find("timestep"), std::string::npos) << status.error;
+    s = before;
+    s.substeps = 0;
+    EXPECT_FALSE(ui::applySettings(world, s, status));
+    s = before;
+    s.velocityIterations = -2;
+    EXPECT_FALSE(ui::applySettings(world, s, status));
+    s = before;
+    s.gravity.y = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_EQ(world.settings().timestep, before.timestep);
+    EXPECT_EQ(world.settings().substeps, before.substeps);
+    EXPECT_EQ(world.settings().gravity, before.gravity);
+
+    s = before;
+    s.substeps = 4;
+    EXPECT_TRUE(ui::applySettings(world, s, status));
+    EXPECT_TRUE(status.ok());
+    EXPECT_EQ(world.settings().substeps, 4);
+}
+
+TEST_F(PanelFixture, EditsWithoutSelectionOrOnDeletedBodiesAreRefused) {
+    ASSERT_TRUE(world.removeBody(crate));
+    editor.validate(world);
+    EXPECT_FALSE(editor.selected());
+    EXPECT_FALSE(editor.setMass(world, 3.0f));
+    EXPECT_FALSE(editor.status().ok());
+    editor.select(world, crate);  // stale handle
+    EXPECT_FALSE(editor.selected());
+}
+
+TEST(StatsHistory, KeepsTheNewestSamplesOldestFirst) {
+    ui::StatsHistory h;
+    for (int i = 0; i < ui::StatsHistory::kCapacity + 10; ++i) {
+        ui::StatsHistory::Sample s;
+        s.kinetic = static_cast<float>(i);
+        h.push(s);
+    }
+    EXPECT_EQ(h.size(), ui::StatsHistory::kCapacity);
+    EXPECT_EQ(h.at(0).kinetic, 10.0f);
+    EXPECT_EQ(h.latest().kinetic, static_cast<float>(ui::StatsHistory::kCapacity + 9));
+    const std::vector<float> ke = h.series(&ui::StatsHistory::Sample::kinetic);
+    ASSERT_EQ(ke.size(), static_cast<size_t>(ui::StatsHistory::kCapacity));
+    EXPECT_EQ(ke.front(), 10.0f);
+}
+
+TEST(ContactKey, FindsThePickedPointAgain) {
+    std::vector<ContactPointInfo> contacts(3);
+    for (uint32_t i = 0; i < 3; ++i) {
+        contacts[i].bodyA = BodyId{0, 1};
+        contacts[i].bodyB = BodyId{i + 1, 1};
+        contacts[i].featureId = 7 + i;
+        contacts[i].point = vec3(static_cast<float>(i), 0.0f, 0.0f);
+    }
+    ui::ContactKey key{BodyId{0, 1}, BodyId{2, 1}, 8, true, vec3(1.0f, 0.0f, 0.0f)};
+    EXPECT_EQ(ui::findContact(contacts, key), 1);
+    // The manifold renumbered its features: the same pair's point nearby is taken and tracked.
+    key.feature = 99;
+    key.point = vec3(1.05f, 0.0f, 0.0f);
+    EXPECT_EQ(ui::trackContact(contacts, key), 1);
+    EXPECT_EQ(key.feature, 8u);
+    // Far from where it was, or another pair: gone.
+    key.feature = 99;
+    key.point = vec3(5.0f, 0.0f, 0.0f);
+    EXPECT_EQ(ui::findContact(contacts, key), -1);
+    EXPECT_EQ(ui::findContact(contacts, ui::ContactKey{BodyId{4, 1}, BodyId{5, 1}, 8, true, vec3(1.0f, 0, 0)}), -1);
+    EXPECT_EQ(ui::findContact(contacts, ui::ContactKey{}), -1);
+}
