@@ -43,13 +43,7 @@ case "$command" in
         shift
         install_missing_packages
         configure_and_build "$root/build" -DCMAKE_BUILD_TYPE=Release
-        app="$root/build/src/app/impulse-lab"
-        if [ -x "$app" ]; then
-            exec "$app" "$@"
-        fi
-        scene=${1:-$root/assets/scenes/default.json}
-        echo "== the desktop app is not built yet; running the default scene headless"
-        exec "$root/build/src/cli/impulse-sim" "$scene" --steps 600 --summary
+        exec "$root/build/src/app/impulse-lab" "$@"
         ;;
     test)
         install_missing_packages
