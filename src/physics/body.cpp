@@ -98,6 +98,32 @@ void principalAxes(const mat3& symmetric, vec3& moments, mat3& axes) {
     if (glm::determinant(axes) < 0.0f) axes[2] = -axes[2];
 }
 
+void rotateRigidBody(quat& orientation, vec3& angularVelocity, const mat3& inertiaBody, float dt) {
+    // In double precision, with the inverse taken here: L -> w -> L round trips
+    // through a float tensor and its separately rounded float inverse drift by
+    // ~1e-7 per sub-step, and in float the many small turns round with a bias
+    // (1 % energy error after 10 s at 1/2400 s); in double the error shrinks as dt^2.
+    using glm::dquat;
+    using glm::dvec3;
+    const glm::dmat3 inertia(inertiaBody);
+    const glm::dmat3 inverseInertia = glm::inverse(inertia);
+    const dquat start(orientation);
+    const double h = dt;
+    auto turn = [](const dquat& q, const dvec3& w, double time) {
+        const double angle = glm::length(w) * time;
+        if (angle < 1e-15) return q;
+        const dvec3 axis = w * (time / angle);
+        return glm::normalize(dquat(std::cos(0.5 * angle), std::sin(0.5 * angle) * axis) * q);
+    };
+    const dvec3 momentum = start * (inertia * (glm::conjugate(start) * dvec3(angularVelocity)));
+    auto velocityAt = [&](const dquat& q) { return q * (inverseInertia * (glm::conjugate(q) * momentum)); };
+    dvec3 midpointVelocity(angularVelocity);
+    for (int pass = 0; pass < 2; ++pass) midpointVelocity = velocityAt(turn(start, midpointVelocity, 0.5 * h));
+    const dquat end = turn(start, midpointVelocity, h);
+    orientation = quat(end);
+    angularVelocity = vec3(velocityAt(end));
+}
+
 Validation validateInertia(const mat3& inertia) {
     const std::string field = "inertia";
     if (!isFinite(inertia)) return fail(field, "must hold finite numbers");

@@ -60,6 +60,15 @@ Validation validateInertia(const mat3& inertia);
 /// a proper rotation) of a symmetric tensor, by Jacobi rotations.
 void principalAxes(const mat3& symmetric, vec3& moments, mat3& axes);
 
+/// Turns a body with angular velocity w by dt, keeping its world angular
+/// momentum L = R I R^T w exactly and its energy to second order: the body
+/// turns by the angular velocity at the half-step orientation (implicit
+/// midpoint, two fixed-point passes) and w is recomputed from L at the new
+/// orientation. This is the gyroscopic term w x (I w) treated implicitly;
+/// unlike one backward-Euler Newton step it does not bleed energy, so a spin
+/// about the intermediate axis keeps tumbling with constant |L| and E.
+void rotateRigidBody(quat& orientation, vec3& angularVelocity, const mat3& inertiaBody, float dt);
+
 /// A body as the world stores it. Read it through World::body(); change it only
 /// through World::updateBody(), which validates.
 struct Body {

@@ -10,7 +10,18 @@ inline constexpr float kLinearSlop = 0.005f;
 
 // Contacts are created this far before bodies touch (m), so a resting stack keeps
 // its manifolds and a fast approach is caught by a speculative constraint.
-inline constexpr float kSpeculativeDistance = 4.0f * kLinearSlop;
+inline constexpr float kSpeculativeDistance = 2.0f * kLinearSlop;
+
+// Overlap left alone by the split-impulse push-out (m): a resting contact
+// keeps touching, and a 10-box tower sags at most 5 mm.
+inline constexpr float kPushoutSlop = 0.0005f;
+
+// Fraction of the overlap beyond the slop that the split impulse removes per
+// sub-step (1); with 10 sub-steps a step removes about 90 % of it.
+inline constexpr float kPushoutRate = 0.2f;
+
+// Fastest speed at which overlapping bodies are pushed apart (m/s).
+inline constexpr float kMaxPushoutSpeed = 3.0f;
 
 // Fraction of the remaining penetration removed per position iteration (1).
 inline constexpr float kPositionBaumgarte = 0.2f;

@@ -2,6 +2,8 @@
 
 #include "physics/constants.h"
 
+#include <glm/gtc/constants.hpp>
+
 #include <cmath>
 
 namespace impulse {
@@ -71,12 +73,15 @@ ConstraintAxis makeAxis(const Body& a, const Body& b, const vec3& rA, const vec3
     return axis;
 }
 
-float axisVelocity(const SolverBody& a, const SolverBody& b, const vec3& direction, const ConstraintAxis& axis) {
+// The two inner-loop operations; GCC declines to inline them on its own.
+#define IMPULSE_INLINE [[gnu::always_inline]] inline
+
+IMPULSE_INLINE float axisVelocity(const SolverBody& a, const SolverBody& b, const vec3& direction, const ConstraintAxis& axis) {
     return glm::dot(b.linearVelocity - a.linearVelocity, direction) + glm::dot(b.angularVelocity, axis.rBxD) -
            glm::dot(a.angularVelocity, axis.rAxD);
 }
 
-void applyAlong(SolverBody& a, SolverBody& b, const vec3& direction, const ConstraintAxis& axis, float lambda) {
+IMPULSE_INLINE void applyAlong(SolverBody& a, SolverBody& b, const vec3& direction, const ConstraintAxis& axis, float lambda) {
     a.linearVelocity -= (a.inverseMass * lambda) * direction;
     a.angularVelocity -= lambda * axis.turnA;
     b.linearVelocity += (b.inverseMass * lambda) * direction;
@@ -85,19 +90,30 @@ void applyAlong(SolverBody& a, SolverBody& b, const vec3& direction, const Const
 
 }  // namespace
 
-void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     const SolverSettings& settings, ContactSolverData& data) {
+void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies, float dt,
+                     float restitutionThreshold, ContactSolverData& data) {
     // Solver slots: 0 is shared by every static body (zero inverse mass, at rest).
     data.bodies.assign(1, SolverBody{});
+    data.bodyOfSlot.assign(1, 0);
     data.slotOfBody.assign(bodies.size(), 0);
+    data.gyroscopicSlots.clear();
     for (size_t i = 0; i < bodies.size(); ++i) {
         const Body& body = bodies[i];
         if (!body.isAlive() || body.isStatic) continue;
-        data.slotOfBody[i] = static_cast<uint32_t>(data.bodies.size());
-        data.bodies.push_back(SolverBody{body.linearVelocity, body.inverseMass, body.angularVelocity});
+        const uint32_t slot = static_cast<uint32_t>(data.bodies.size());
+        data.slotOfBody[i] = slot;
+        data.bodyOfSlot.push_back(static_cast<uint32_t>(i));
+        SolverBody solverBody;
+        solverBody.linearVelocity = body.linearVelocity;
+        solverBody.inverseMass = body.inverseMass;
+        solverBody.angularVelocity = body.angularVelocity;
+        solverBody.orientation = body.orientation;
+        data.bodies.push_back(solverBody);
+        // Only a non-isotropic tensor makes w x (I w) non-zero.
+        const mat3& inertia = body.inertiaBody;
+        if (inertia != mat3(inertia[0][0])) data.gyroscopicSlots.push_back(slot);
     }
 
-    const float inverseDt = 1.0f / settings.dt;
     data.constraints.resize(manifolds.size());
     for (size_t m = 0; m < manifolds.size(); ++m) {
         ContactManifold& manifold = manifolds[m];
@@ -122,18 +138,22 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         }
         constraint.a = data.slotOfBody[manifold.a];
         constraint.b = data.slotOfBody[manifold.b];
+        constraint.restitution = manifold.restitution;
+        constraint.collides = false;
+        constraint.anchorTurnsA = a.isDynamic() && a.shape.type == ShapeType::Box;
+        constraint.anchorTurnsB = b.isDynamic() && b.shape.type == ShapeType::Box;
         constraint.normal = n;
         constraint.tangent[0] = manifold.tangent[0];
         constraint.tangent[1] = manifold.tangent[1];
         constraint.pointCount = manifold.pointCount;
-        // The velocity of gravity added this step, relative between the bodies.
-        const vec3 gravityPart = settings.dt * ((b.isDynamic() ? settings.gravity : vec3(0.0f)) -
-                                                (a.isDynamic() ? settings.gravity : vec3(0.0f)));
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
             ConstraintPoint& cp = constraint.points[i];
             point.rA = point.point - a.position;
             point.rB = point.point - b.position;
+            cp.anchorA = constraint.anchorTurnsA ? inverseRotate(a.orientation, point.rA) : point.rA;
+            cp.anchorB = constraint.anchorTurnsB ? inverseRotate(b.orientation, point.rB) : point.rB;
+            cp.adjustedSeparation = point.separation - glm::dot(point.rB - point.rA, n);
             // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
             cp.normal = makeAxis(a, b, point.rA, point.rB, n);
             point.angularTermA = glm::dot(cp.normal.rAxD, cp.normal.turnA);
@@ -146,44 +166,87 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             const vec3 velocity = relativeVelocity(a, b, point.rA, point.rB);
             const float normalVelocity = glm::dot(velocity, n);
             point.normalVelocityBefore = normalVelocity;
-            // A speculative point (not yet touching) lets the bodies close the gap
-            // this step but no more.
-            point.targetVelocity = point.separation > 0.0f ? -point.separation * inverseDt : 0.0f;
             // Newton's law: an approach faster than the threshold that closes the
             // gap within this step leaves with e times the approach speed.
-            const bool closesThisStep = normalVelocity * settings.dt + std::max(point.separation, 0.0f) < 0.0f;
-            if (normalVelocity < -settings.restitutionThreshold && closesThisStep) {
-                point.targetVelocity = -manifold.restitution * normalVelocity;
-            }
-            // A point at rest before this step's gravity was added is held by
-            // static friction (mu_s); one already sliding keeps kinetic mu.
-            vec3 restingSlip = velocity - gravityPart;
-            restingSlip -= glm::dot(restingSlip, n) * n;
-            if (glm::dot(restingSlip, restingSlip) < kStickSpeed * kStickSpeed) point.useStaticFriction = true;
+            const bool closesThisStep = normalVelocity * dt + std::max(point.separation, 0.0f) < 0.0f;
+            const bool collides = normalVelocity < -restitutionThreshold && closesThisStep;
+            cp.approachVelocity = normalVelocity;
+            cp.collides = collides;
+            cp.restitutionTarget = collides ? -manifold.restitution * normalVelocity : 0.0f;
+            cp.collisionImpulse = 0.0f;
+            cp.collisionFriction[0] = cp.collisionFriction[1] = 0.0f;
+            constraint.collides = constraint.collides || collides;
+            // A point at rest (before this step's gravity) is held by static
+            // friction mu_s; one already sliding keeps kinetic mu.
+            const vec3 tangential = velocity - normalVelocity * n;
+            if (glm::dot(tangential, tangential) < kStickSpeed * kStickSpeed) point.useStaticFriction = true;
             constraint.pointFriction[i] = point.useStaticFriction ? manifold.staticFriction : manifold.friction;
-            cp.targetVelocity = point.targetVelocity;
             cp.normalImpulse = point.normalImpulse;
             // Last step's friction, a world vector, seen in today's tangent directions.
             cp.tangentImpulse[0] = glm::dot(point.frictionImpulse, manifold.tangent[0]);
             cp.tangentImpulse[1] = glm::dot(point.frictionImpulse, manifold.tangent[1]);
+            cp.pushImpulse = 0.0f;
+            cp.stepNormalImpulse = 0.0f;
+            cp.stepFrictionImpulse = vec3(0.0f);
         }
     }
 }
 
 void warmStartContacts(ContactSolverData& data) {
-    for (const ContactConstraint& c : data.constraints) {
+    for (ContactConstraint& c : data.constraints) {
         SolverBody& a = data.bodies[c.a];
         SolverBody& b = data.bodies[c.b];
         for (int i = 0; i < c.pointCount; ++i) {
-            const ConstraintPoint& p = c.points[i];
+            ConstraintPoint& p = c.points[i];
             applyAlong(a, b, c.normal, p.normal, p.normalImpulse);
             applyAlong(a, b, c.tangent[0], p.tangent[0], p.tangentImpulse[0]);
             applyAlong(a, b, c.tangent[1], p.tangent[1], p.tangentImpulse[1]);
+            p.stepNormalImpulse += p.normalImpulse;
+            p.stepFrictionImpulse += p.tangentImpulse[0] * c.tangent[0] + p.tangentImpulse[1] * c.tangent[1];
         }
     }
 }
 
-void solveContactVelocities(ContactSolverData& data, bool reverse) {
+void solveCollisions(ContactSolverData& data, int iterations) {
+    for (int iteration = 0; iteration < iterations; ++iteration) {
+        for (ContactConstraint& c : data.constraints) {
+            if (!c.collides) continue;
+            SolverBody& a = data.bodies[c.a];
+            SolverBody& b = data.bodies[c.b];
+            for (int i = 0; i < c.pointCount; ++i) {
+                ConstraintPoint& p = c.points[i];
+                if (!p.collides) continue;
+                // Friction during the impact, inside the cone of the impact's normal impulse.
+                const float bound = c.pointFriction[i] * p.collisionImpulse;
+                float total0 = p.collisionFriction[0] - p.tangent[0].mass * axisVelocity(a, b, c.tangent[0], p.tangent[0]);
+                float total1 = p.collisionFriction[1] - p.tangent[1].mass * axisVelocity(a, b, c.tangent[1], p.tangent[1]);
+                const float lengthSquared = total0 * total0 + total1 * total1;
+                if (lengthSquared > bound * bound) {
+                    const float scale = bound / std::sqrt(lengthSquared);
+                    total0 *= scale;
+                    total1 *= scale;
+                }
+                const float applied0 = total0 - p.collisionFriction[0], applied1 = total1 - p.collisionFriction[1];
+                applyAlong(a, b, c.tangent[0], p.tangent[0], applied0);
+                applyAlong(a, b, c.tangent[1], p.tangent[1], applied1);
+                p.collisionFriction[0] = total0;
+                p.collisionFriction[1] = total1;
+                p.stepFrictionImpulse += applied0 * c.tangent[0] + applied1 * c.tangent[1];
+                // j = -(v_rel.n + e v_n,before) / k_n, the total kept >= 0.
+                const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
+                const float total =
+                    std::max(p.collisionImpulse - p.normal.mass * (normalVelocity - p.restitutionTarget), 0.0f);
+                const float applied = total - p.collisionImpulse;
+                applyAlong(a, b, c.normal, p.normal, applied);
+                p.collisionImpulse = total;
+                p.stepNormalImpulse += applied;
+            }
+        }
+    }
+}
+
+void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) {
+    const float inverseH = 1.0f / h;
     const size_t count = data.constraints.size();
     for (size_t m = 0; m < count; ++m) {
         ContactConstraint& c = data.constraints[reverse ? count - 1 - m : m];
@@ -208,28 +271,104 @@ void solveContactVelocities(ContactSolverData& data, bool reverse) {
                 total0 *= scale;
                 total1 *= scale;
             }
-            applyAlong(a, b, c.tangent[0], p.tangent[0], total0 - p.tangentImpulse[0]);
-            applyAlong(a, b, c.tangent[1], p.tangent[1], total1 - p.tangentImpulse[1]);
+            const float applied0 = total0 - p.tangentImpulse[0], applied1 = total1 - p.tangentImpulse[1];
+            applyAlong(a, b, c.tangent[0], p.tangent[0], applied0);
+            applyAlong(a, b, c.tangent[1], p.tangent[1], applied1);
             p.tangentImpulse[0] = total0;
             p.tangentImpulse[1] = total1;
+            p.stepFrictionImpulse += applied0 * c.tangent[0] + applied1 * c.tangent[1];
         }
         for (int k = 0; k < pointCount; ++k) {
             ConstraintPoint& p = c.points[reverse ? pointCount - 1 - k : k];
-            // j = -(v_rel.n - target) / k_n, accumulated total kept >= 0 (contacts only push).
-            const float lambda = -p.normal.mass * (axisVelocity(a, b, c.normal, p.normal) - p.targetVelocity);
+            // Separation now, from how far the bodies moved since the start of the step.
+            const vec3 anchorA = c.anchorTurnsA ? rotate(a.orientation, p.anchorA) : p.anchorA;
+            const vec3 anchorB = c.anchorTurnsB ? rotate(b.orientation, p.anchorB) : p.anchorB;
+            const vec3 moved = b.deltaPosition - a.deltaPosition + anchorB - anchorA;
+            const float separation = glm::dot(moved, c.normal) + p.adjustedSeparation;
+            // j = -(v_rel.n - target) / k_n, the target being -s/h for a gap (close
+            // it, no more), else 0; the accumulated total stays >= 0 (contacts only push).
+            const float target = separation > 0.0f ? -separation * inverseH : 0.0f;
+            const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
+            const float lambda = -p.normal.mass * (normalVelocity - target);
             const float total = std::max(p.normalImpulse + lambda, 0.0f);
-            applyAlong(a, b, c.normal, p.normal, total - p.normalImpulse);
+            const float applied = total - p.normalImpulse;
+            applyAlong(a, b, c.normal, p.normal, applied);
             p.normalImpulse = total;
+            p.stepNormalImpulse += applied;
+            // Split impulse: push overlap beyond the slop apart at a fraction of
+            // it per sub-step, capped, on pseudo-velocities only.
+            const float overlap = -(separation + kPushoutSlop);
+            if (sweep == Sweep::Relax || (overlap <= 0.0f && p.pushImpulse == 0.0f)) continue;
+            const float pushTarget = std::min(kPushoutRate * std::max(overlap, 0.0f) * inverseH, kMaxPushoutSpeed);
+            const float pushVelocity = glm::dot(b.pushLinearVelocity - a.pushLinearVelocity, c.normal) +
+                                       glm::dot(b.pushAngularVelocity, p.normal.rBxD) -
+                                       glm::dot(a.pushAngularVelocity, p.normal.rAxD);
+            const float pushTotal = std::max(p.pushImpulse - p.normal.mass * (pushVelocity - pushTarget), 0.0f);
+            const float pushApplied = pushTotal - p.pushImpulse;
+            p.pushImpulse = pushTotal;
+            a.pushLinearVelocity -= (a.inverseMass * pushApplied) * c.normal;
+            a.pushAngularVelocity -= pushApplied * p.normal.turnA;
+            b.pushLinearVelocity += (b.inverseMass * pushApplied) * c.normal;
+            b.pushAngularVelocity += pushApplied * p.normal.turnB;
+        }
+    }
+}
+
+void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h) {
+    // Isotropic bodies turn at constant w; the others conserve L while they turn.
+    std::vector<uint32_t>::const_iterator gyroscopic = data.gyroscopicSlots.begin();
+    for (size_t slot = 1; slot < data.bodies.size(); ++slot) {
+        SolverBody& solverBody = data.bodies[slot];
+        const float spin = glm::length(solverBody.angularVelocity);
+        if (spin > kMaxAngularSpeed) solverBody.angularVelocity *= kMaxAngularSpeed / spin;
+        solverBody.deltaPosition += h * (solverBody.linearVelocity + solverBody.pushLinearVelocity);
+        solverBody.orientation = rotateBy(solverBody.orientation, solverBody.pushAngularVelocity, h);
+        if (gyroscopic != data.gyroscopicSlots.end() && *gyroscopic == slot) {
+            ++gyroscopic;
+            const Body& body = bodies[data.bodyOfSlot[slot]];
+            rotateRigidBody(solverBody.orientation, solverBody.angularVelocity, body.inertiaBody, h);
+        } else {
+            solverBody.orientation = rotateBy(solverBody.orientation, solverBody.angularVelocity, h);
+        }
+        solverBody.pushLinearVelocity = vec3(0.0f);
+        solverBody.pushAngularVelocity = vec3(0.0f);
+    }
+    for (ContactConstraint& c : data.constraints) {
+        for (int i = 0; i < c.pointCount; ++i) c.points[i].pushImpulse = 0.0f;
+    }
+}
+
+void applyRestitution(ContactSolverData& data, float threshold) {
+    for (ContactConstraint& c : data.constraints) {
+        if (c.restitution == 0.0f) continue;
+        SolverBody& a = data.bodies[c.a];
+        SolverBody& b = data.bodies[c.b];
+        for (int i = 0; i < c.pointCount; ++i) {
+            ConstraintPoint& p = c.points[i];
+            // Points that pushed this step after approaching faster than the
+            // threshold, unless the first solve already treated them as a collision.
+            if (p.collides || p.approachVelocity >= -threshold || p.stepNormalImpulse <= 0.0f) {
+                continue;
+            }
+            p.restitutionTarget = -c.restitution * p.approachVelocity;
+            const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
+            const float total = std::max(p.normalImpulse - p.normal.mass * (normalVelocity - p.restitutionTarget), 0.0f);
+            const float applied = total - p.normalImpulse;
+            applyAlong(a, b, c.normal, p.normal, applied);
+            p.normalImpulse = total;
+            p.stepNormalImpulse += applied;
         }
     }
 }
 
 void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies) {
-    for (size_t i = 0; i < bodies.size(); ++i) {
-        const uint32_t slot = data.slotOfBody[i];
-        if (slot == 0) continue;
-        bodies[i].linearVelocity = data.bodies[slot].linearVelocity;
-        bodies[i].angularVelocity = data.bodies[slot].angularVelocity;
+    for (size_t slot = 1; slot < data.bodies.size(); ++slot) {
+        const SolverBody& solverBody = data.bodies[slot];
+        Body& body = bodies[data.bodyOfSlot[slot]];
+        body.linearVelocity = solverBody.linearVelocity;
+        body.angularVelocity = solverBody.angularVelocity;
+        body.position += solverBody.deltaPosition;
+        body.orientation = solverBody.orientation;
     }
     for (size_t m = 0; m < manifolds.size(); ++m) {
         ContactManifold& manifold = manifolds[m];
@@ -241,12 +380,15 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
             const ConstraintPoint& p = c.points[i];
             point.normalImpulse = p.normalImpulse;
             point.frictionImpulse = p.tangentImpulse[0] * c.tangent[0] + p.tangentImpulse[1] * c.tangent[1];
+            point.stepNormalImpulse = p.stepNormalImpulse;
+            point.stepFrictionImpulse = p.stepFrictionImpulse;
             point.normalVelocityAfter = axisVelocity(a, b, c.normal, p.normal);
-            point.frictionBound = c.pointFriction[i] * p.normalImpulse;
-            // Strictly inside the cone means friction held the point; on the
-            // boundary it is sliding at the kinetic limit.
-            point.sticking = p.normalImpulse > 0.0f &&
-                             glm::length(point.frictionImpulse) < point.frictionBound * (1.0f - 1e-3f);
+            point.targetVelocity = p.restitutionTarget;
+            point.frictionBound = c.pointFriction[i] * p.stepNormalImpulse;
+            // Friction held the point if it pushed and ends the step not sliding.
+            const float slip0 = axisVelocity(a, b, c.tangent[0], p.tangent[0]);
+            const float slip1 = axisVelocity(a, b, c.tangent[1], p.tangent[1]);
+            point.sticking = p.stepNormalImpulse > 0.0f && slip0 * slip0 + slip1 * slip1 < kStickSpeed * kStickSpeed;
         }
     }
 }

@@ -1,11 +1,19 @@
-// The impulse-based contact solver: per-point preparation (effective masses,
-// restitution targets), warm starting, sequential-impulse velocity iterations
-// and a position pass that removes overlap without adding kinetic energy.
+// The impulse-based contact solver. A step is split into sub-steps (as in
+// Box2D v3 / box3d, Catto "Solver2D" 2024, and PhysX TGS): each sub-step
+// integrates gravity, warm starts, runs one sequential-impulse sweep, and moves
+// the bodies, so that later sub-steps see the separations the earlier ones
+// produced. Overlap is removed with split impulses: a second, position-only
+// impulse drives pseudo-velocities that move the bodies during the sub-step
+// and are then dropped, so penetration recovery adds no kinetic energy.
+// Collisions (Newton's restitution with friction) are solved first, from the
+// approach speeds measured before the solve; a gap that closes during the
+// sub-steps gets its restitution in a final pass. Effective masses use the
+// full world inverse inertia tensors and stay fixed for the step.
 //
 // Manifolds (ContactManifold) persist between steps and carry the accumulated
-// impulses. Each substep they are turned into solver constraints over compact
-// solver bodies (velocity and inverse mass only), with r x n and I^-1 (r x n)
-// precomputed, so the inner loop is dot products and scaled adds.
+// impulses. Each step they are turned into solver constraints over compact
+// solver bodies, with r x n and I^-1 (r x n) precomputed, so the inner loop is
+// dot products and scaled adds.
 #pragma once
 
 #include "physics/body.h"
@@ -25,9 +33,11 @@ struct ContactPoint {
     float normalMass = 0.0f;                  ///< 1 / k_n
     float tangentMass[2] = {0.0f, 0.0f};      ///< 1 / k_t
     float angularTermA = 0.0f, angularTermB = 0.0f;  ///< n.[(I^-1 (r x n)) x r] per body
-    float normalImpulse = 0.0f;               ///< accumulated, >= 0
-    vec3 frictionImpulse{0.0f};               ///< accumulated, world, |.| <= mu j_n
-    float targetVelocity = 0.0f;              ///< the normal velocity the solver aims for
+    float normalImpulse = 0.0f;               ///< of the last sub-step, >= 0 (warm start)
+    vec3 frictionImpulse{0.0f};               ///< of the last sub-step, world, |.| <= mu j_n
+    float stepNormalImpulse = 0.0f;           ///< applied over the whole step, N s
+    vec3 stepFrictionImpulse{0.0f};           ///< applied over the whole step, N s
+    float targetVelocity = 0.0f;              ///< restitution target -e v_n, or 0 below the threshold
     float normalVelocityBefore = 0.0f;
     float normalVelocityAfter = 0.0f;
     float frictionBound = 0.0f;
@@ -46,12 +56,17 @@ struct ContactManifold {
     uint64_t key() const { return (uint64_t(a) << 32) | b; }
 };
 
-/// The velocity state the iterations work on; static bodies share slot 0,
-/// which has zero inverse mass and stays at rest.
+/// The state the sub-steps work on: velocities and the motion since the start
+/// of the step. Static bodies share slot 0, which has zero inverse mass and
+/// stays at rest.
 struct SolverBody {
     vec3 linearVelocity{0.0f};
     float inverseMass = 0.0f;
     vec3 angularVelocity{0.0f};
+    vec3 deltaPosition{0.0f};                    ///< moved since the start of the step
+    quat orientation{1.0f, 0.0f, 0.0f, 0.0f};    ///< now
+    vec3 pushLinearVelocity{0.0f};   ///< split-impulse pseudo-velocities, dropped after each sub-step
+    vec3 pushAngularVelocity{0.0f};
 };
 
 /// Jacobian pieces of one direction d at one point: the velocity along d is
@@ -66,31 +81,41 @@ struct ConstraintAxis {
 struct ConstraintPoint {
     ConstraintAxis normal;
     ConstraintAxis tangent[2];
-    float targetVelocity = 0.0f;
+    /// rA, rB at the start of the step: in the body frame where the anchor turns
+    /// with the body (dynamic boxes), else in the world frame (a sphere's
+    /// contact stays under its centre as it rolls; static bodies do not move).
+    vec3 anchorA{0.0f}, anchorB{0.0f};
+    float adjustedSeparation = 0.0f;    ///< separation - (rB - rA).n, so s = (dB - dA).n + this
+    float approachVelocity = 0.0f;      ///< v_rel.n at the start of the step
+    bool collides = false;              ///< approaches faster than the threshold and closes this step
+    float restitutionTarget = 0.0f;     ///< -e v_n for a collision, else 0
+    float collisionImpulse = 0.0f;      ///< accumulated by solveCollisions
+    float collisionFriction[2] = {0.0f, 0.0f};
     float normalImpulse = 0.0f;
     float tangentImpulse[2] = {0.0f, 0.0f};
+    float pushImpulse = 0.0f;           ///< split (position-only) impulse of this sub-step
+    float stepNormalImpulse = 0.0f;
+    vec3 stepFrictionImpulse{0.0f};
 };
 
 struct ContactConstraint {
     uint32_t a = 0, b = 0;  ///< solver body slots
+    bool anchorTurnsA = false, anchorTurnsB = false;
+    bool collides = false;  ///< some point collides this step
+    float restitution = 0.0f;
     vec3 normal{0.0f};
     vec3 tangent[2];
-    float friction = 0.0f;  ///< mu in force for each point (static or kinetic)
-    float pointFriction[kMaxManifoldPoints] = {};
+    float pointFriction[kMaxManifoldPoints] = {};  ///< mu in force at each point (static or kinetic)
     int pointCount = 0;
     ConstraintPoint points[kMaxManifoldPoints];
 };
 
-struct SolverSettings {
-    float dt = 0.0f;
-    float restitutionThreshold = 0.0f;
-    vec3 gravity{0.0f};  ///< already added to the velocities this step
-};
-
-/// Working set of one substep's velocity solve.
+/// Working set of one step's solve.
 struct ContactSolverData {
     std::vector<SolverBody> bodies;       ///< slot 0: the shared static body
     std::vector<uint32_t> slotOfBody;     ///< body index -> solver slot
+    std::vector<uint32_t> gyroscopicSlots;  ///< slots of bodies whose inertia is not isotropic
+    std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
 };
 
@@ -101,15 +126,41 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a,
                   const ContactManifold* previous, bool warmStarting);
 
 /// Copies body velocities into solver slots and builds one constraint per
-/// manifold (effective masses, tangents, restitution and speculative targets).
-void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     const SolverSettings& settings, ContactSolverData& data);
+/// manifold (effective masses, tangents, anchors, restitution targets) for a
+/// step of length dt.
+void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies, float dt,
+                     float restitutionThreshold, ContactSolverData& data);
+/// Applies the impulses of the previous sub-step (or step) again.
 void warmStartContacts(ContactSolverData& data);
-/// One sequential-impulse sweep; `reverse` walks the constraints backwards.
-void solveContactVelocities(ContactSolverData& data, bool reverse);
-/// Writes velocities back to the bodies, and impulses, the post-solve normal
-/// velocity and the stick/slip state back to the manifolds (for warm starting
-/// and display).
+/// Collisions of this step (points approaching faster than the restitution
+/// threshold that close within the step): classic sequential impulses with
+/// the Newton target -e v_n and Coulomb friction, `iterations` sweeps over the
+/// colliding manifolds only, before the sub-steps. Its impulses are kept apart
+/// from the sub-steps' accumulated impulses, so the bounce is not undone when
+/// the bodies separate. One point, one sweep: exactly the textbook impulse.
+void solveCollisions(ContactSolverData& data, int iterations);
+
+/// The sweeps of a sub-step.
+enum class Sweep : uint8_t {
+    Solve,  ///< before the move: rigid contacts, speculative gaps, split push-out
+    Relax,  ///< after the move: the velocities again, no push-out
+};
+
+/// One sequential-impulse sweep over a sub-step of length h: friction, then the
+/// rigid normal impulse on the velocities (a speculative point, s > 0, may
+/// close its gap but no more), then in Solve the split push-out impulse on the
+/// pseudo-velocities of overlapping points. `reverse` walks backwards.
+void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse);
+/// Moves the solver bodies by one sub-step (velocity plus push pseudo-velocity,
+/// which is then dropped), with the L-preserving rotation for bodies whose
+/// inertia is not isotropic.
+void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h);
+/// Newton's law for points that pushed this step after approaching faster than
+/// the threshold but were not seen as collisions beforehand (a speculative gap
+/// that closed within the step).
+void applyRestitution(ContactSolverData& data, float threshold);
+/// Writes velocities and poses back to the bodies, and impulses, the
+/// post-solve normal velocity and the stick/slip state back to the manifolds.
 void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies);
 /// One nonlinear Gauss-Seidel pass over positions (Box2D's position solver):
 /// moves bodies apart along the normals without touching velocities.

@@ -18,8 +18,10 @@ struct DragSolver {
     mat3 inverseInertia{0.0f}; ///< of the dragged body, world frame
 };
 
-void prepareDrag(DragSolver& solver, const Body& body, const vec3& localAnchor, const vec3& target, float frequency,
-                 float dampingRatio, float maxForce, float dt);
+/// Prepares the drag of `body` at its pose (position, orientation) within the step.
+void prepareDrag(DragSolver& solver, const vec3& position, const quat& orientation, const Body& body,
+                 const vec3& localAnchor, const vec3& target, float frequency, float dampingRatio, float maxForce,
+                 float dt);
 /// Applies the drag impulse to the dragged body's solver slot.
 void solveDrag(DragSolver& solver, SolverBody& body);
 

@@ -300,28 +300,6 @@ Validation World::updateBody(BodyId id, const BodyDef& def) {
 
 // ---------------------------------------------------------------- the step
 
-namespace {
-
-// Rotation of a torque-free body that keeps its world angular momentum L = I_w w
-// exactly and its energy to second order: the body turns by the angular
-// velocity at the half-step orientation (implicit midpoint, two fixed-point
-// passes), and w is then recomputed from L at the new orientation. This is the
-// gyroscopic term w x (I w) treated implicitly; unlike a one-Newton-step
-// backward-Euler update it does not bleed energy, so a spin about the
-// intermediate axis keeps tumbling with constant |L| and E.
-void integrateRotation(Body& body, float dt) {
-    const vec3 momentum = rotate(body.orientation, body.inertiaBody * inverseRotate(body.orientation, body.angularVelocity));
-    auto velocityAt = [&](const quat& q) { return rotate(q, body.inverseInertiaBody * inverseRotate(q, momentum)); };
-    vec3 midpointVelocity = body.angularVelocity;
-    for (int pass = 0; pass < 2; ++pass) {
-        midpointVelocity = velocityAt(rotateBy(body.orientation, midpointVelocity, 0.5f * dt));
-    }
-    body.orientation = rotateBy(body.orientation, midpointVelocity, dt);
-    body.angularVelocity = velocityAt(body.orientation);
-}
-
-}  // namespace
-
 void World::step() { step(settings_.timestep); }
 
 void World::step(float dt) {
@@ -367,14 +345,7 @@ void World::recoverFromNonFiniteState(BodyId failed) {
 void World::substep(float dt) {
     Internals& in = *internals_;
 
-    // 1. Velocities: gravity. (No body torques exist; the gyroscopic term is
-    // part of the rotation update in stage 6, which conserves L.)
-    for (Body& body : bodies_) {
-        if (!body.isAlive() || body.isStatic) continue;
-        body.linearVelocity += dt * settings_.gravity;
-    }
-
-    // 2. Collision detection. AABBs grow by the distance each body can travel
+    // 1. Collision detection. AABBs grow by the distance each body can travel
     // this step, so fast bodies get speculative contacts instead of tunnelling.
     const size_t slotCount = bodies_.size();
     in.aabbs.resize(slotCount);
@@ -417,35 +388,47 @@ void World::substep(float dt) {
                      settings_.warmStarting);
     }
 
-    // 3.-5. Prepare, warm start, iterate: the drag is solved with the contacts.
-    prepareContacts(in.manifolds, bodies_, SolverSettings{dt, settings_.restitutionThreshold, settings_.gravity},
-                    in.solverData);
+    // 2. Prepare once per pass: effective masses, anchors, restitution targets.
+    prepareContacts(in.manifolds, bodies_, dt, settings_.restitutionThreshold, in.solverData);
     Body* dragged = drag_.active ? &bodies_[drag_.body.index] : nullptr;
-    SolverBody* draggedSlot = dragged ? &in.solverData.bodies[in.solverData.slotOfBody[drag_.body.index]] : nullptr;
-    if (dragged) {
-        // The cap is in body weights; under zero gravity use Earth's so it still pulls.
-        const float weight = dragged->mass * std::max(glm::length(settings_.gravity), 9.81f);
-        prepareDrag(in.dragSolver, *dragged, drag_.localAnchor, drag_.target, drag_.settings.frequency,
-                    drag_.settings.dampingRatio, drag_.settings.maxForceInWeights * weight, dt);
+    const uint32_t draggedSlot = dragged ? in.solverData.slotOfBody[drag_.body.index] : 0;
+
+    // 3. Collisions, from the velocities before the solve.
+    solveCollisions(in.solverData, settings_.velocityIterations);
+
+    // 4. Sub-steps: gravity, warm start, solve (with the drag and the split
+    // push-out), move, relax.
+    const int subSteps = settings_.velocityIterations;
+    const float h = dt / float(subSteps);
+    for (int subStep = 0; subStep < subSteps; ++subStep) {
+        for (size_t slot = 1; slot < in.solverData.bodies.size(); ++slot) {
+            in.solverData.bodies[slot].linearVelocity += h * settings_.gravity;
+        }
+        if (settings_.warmStarting) warmStartContacts(in.solverData);
+        const bool reverse = subStep % 2 == 1;
+        if (dragged) {
+            // The cap is in body weights; under zero gravity use Earth's so it still pulls.
+            const SolverBody& slot = in.solverData.bodies[draggedSlot];
+            const float weight = dragged->mass * std::max(glm::length(settings_.gravity), 9.81f);
+            prepareDrag(in.dragSolver, dragged->position + slot.deltaPosition,
+                        slot.orientation, *dragged, drag_.localAnchor, drag_.target,
+                        drag_.settings.frequency, drag_.settings.dampingRatio,
+                        drag_.settings.maxForceInWeights * weight, h);
+            solveDrag(in.dragSolver, in.solverData.bodies[draggedSlot]);
+        }
+        solveContacts(in.solverData, h, Sweep::Solve, reverse);
+        integrateSolverPositions(in.solverData, bodies_, h);
+        // Relax: the velocities again, now against the moved bodies, no push.
+        solveContacts(in.solverData, h, Sweep::Relax, !reverse);
     }
-    if (settings_.warmStarting) warmStartContacts(in.solverData);
-    for (int iteration = 0; iteration < settings_.velocityIterations; ++iteration) {
-        if (draggedSlot) solveDrag(in.dragSolver, *draggedSlot);
-        solveContactVelocities(in.solverData, iteration % 2 == 1);
-    }
+    if (dragged) drag_.force = in.dragSolver.impulse / h;
+
+    // 5. Newton's restitution for collisions found during the sub-steps, then
+    // velocities and poses back to the bodies.
+    applyRestitution(in.solverData, settings_.restitutionThreshold);
     finishContacts(in.solverData, in.manifolds, bodies_);
-    if (dragged) drag_.force = in.dragSolver.impulse / dt;
 
-    // 6. Positions and orientations.
-    for (Body& body : bodies_) {
-        if (!body.isAlive() || body.isStatic) continue;
-        const float spin = glm::length(body.angularVelocity);
-        if (spin > kMaxAngularSpeed) body.angularVelocity *= kMaxAngularSpeed / spin;
-        body.position += dt * body.linearVelocity;
-        integrateRotation(body, dt);
-    }
-
-    // 7. Penetration recovery on positions only: no kinetic energy is added.
+    // 6. Optional rigid position passes for overlap left beyond the slop.
     for (int iteration = 0; iteration < settings_.positionIterations; ++iteration) {
         solveContactPositions(in.manifolds, bodies_);
     }
@@ -584,8 +567,8 @@ std::vector<ContactPointInfo> World::contacts() const {
             info.restitution = manifold.restitution;
             info.friction = manifold.friction;
             info.staticFriction = manifold.staticFriction;
-            info.normalImpulse = point.normalImpulse;
-            info.frictionImpulse = point.frictionImpulse;
+            info.normalImpulse = point.stepNormalImpulse;
+            info.frictionImpulse = point.stepFrictionImpulse;
             info.frictionBound = point.frictionBound;
             info.sticking = point.sticking;
             info.warmStarted = point.warmStarted;

@@ -1,6 +1,6 @@
 // The contact solver (physics/contact_solver.h) on hand-built contacts: the
-// textbook single impulse, restitution and speculative targets, the friction
-// cone, and warm-start matching by feature id and proximity.
+// textbook single impulse, restitution and speculative gaps, the friction
+// cone, the soft push-out, and warm-start matching by feature id and proximity.
 #include "physics/contact_solver.h"
 
 #include "physics_test_util.h"
@@ -44,16 +44,26 @@ struct OneContact {
     ContactSolverData data;
 };
 
-// One sweep, then the velocities and impulses written back for inspection.
-void solveSweep(OneContact& c, bool reverse) {
-    solveContactVelocities(c.data, reverse);
+// A step as World::step runs it: collisions, then sub-steps of length h
+// (solve with push-out, move, relax), then restitution for gaps that closed,
+// with the results written back for inspection.
+void runSubSteps(OneContact& c, float h, int subSteps) {
+    solveCollisions(c.data, subSteps);
+    for (int i = 0; i < subSteps; ++i) {
+        if (i > 0) warmStartContacts(c.data);
+        solveContacts(c.data, h, Sweep::Solve, i % 2 == 1);
+        integrateSolverPositions(c.data, c.bodies, h);
+        solveContacts(c.data, h, Sweep::Relax, i % 2 == 0);
+    }
+    applyRestitution(c.data, 1.0f);
     finishContacts(c.data, c.manifolds, c.bodies);
 }
 
-OneContact makeContact(const vec3& velocity, const vec3& spin, float separation, float restitution, float friction) {
+OneContact makeContact(const vec3& velocity, const vec3& spin, float separation, float restitution, float friction,
+                       const vec3& halfExtents = vec3(0.5f, 0.3f, 0.2f)) {
     OneContact c;
     const quat q = axisAngle(vec3(1.0f, 0.4f, 0.7f), 0.6f);
-    c.bodies.push_back(dynamicBox(vec3(0.5f, 0.3f, 0.2f), 2.0f, vec3(0.0f, 1.0f, 0.0f), q));
+    c.bodies.push_back(dynamicBox(halfExtents, 2.0f, vec3(0.0f, 1.0f, 0.0f), q));
     c.bodies.push_back(staticGround());
     c.bodies[0].linearVelocity = velocity;
     c.bodies[0].angularVelocity = spin;
@@ -72,16 +82,20 @@ OneContact makeContact(const vec3& velocity, const vec3& spin, float separation,
     return c;
 }
 
+// v_rel.n at the contact with the lever arm of the start of the step, as the
+// solver's fixed Jacobian sees it (the body moves during the sub-steps).
 float normalVelocity(const OneContact& c) {
     const Body& a = c.bodies[0];
-    const vec3 vA = a.linearVelocity + glm::cross(a.angularVelocity, c.point - a.position);
+    const vec3 rA = c.manifolds[0].points[0].rA;
+    const vec3 lever = rA == vec3(0.0f) ? c.point - a.position : rA;
+    const vec3 vA = a.linearVelocity + glm::cross(a.angularVelocity, lever);
     return glm::dot(-vA, c.manifolds[0].normal);  // B is static
 }
 
-TEST(ContactSolver, OneContactOneIterationIsTheTextbookImpulse) {
-    OneContact c = makeContact(vec3(0.3f, -3.0f, 0.1f), vec3(1.0f, -0.5f, 2.0f), -0.001f, 0.6f, 0.0f);
+TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
+    OneContact c = makeContact(vec3(0.3f, -3.0f, 0.1f), vec3(1.0f, -0.5f, 2.0f), 0.0f, 0.6f, 0.0f, vec3(0.4f));
     const float dt = 1.0f / 60.0f;
-    prepareContacts(c.manifolds, c.bodies, SolverSettings{dt, 1.0f, vec3(0.0f)}, c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f / 60.0f, 1.0f, c.data);
     const ContactPoint& p = c.manifolds[0].points[0];
 
     // k_n computed independently in double: 1/m + n.[(I^-1 (r x n)) x r] with I^-1 = R I_b^-1 R^T.
@@ -98,74 +112,88 @@ TEST(ContactSolver, OneContactOneIterationIsTheTextbookImpulse) {
     const double vn = normalVelocity(c);
     ASSERT_LT(vn, -1.0) << "approach faster than the threshold";
     EXPECT_NEAR(p.normalVelocityBefore, vn, 1e-5);
-    EXPECT_NEAR(p.targetVelocity, -0.6 * vn, 1e-5);
 
-    solveSweep(c, false);
-    // j = -(1 + e) v_n / k_n, and afterwards v_n' = -e v_n (1e-5 relative).
+    // The collision sweep aims at the restitution target -e v_n: j = -(1 + e) v_n / k_n,
+    // and the separating point is left alone afterwards (1e-5 relative). The box
+    // is a cube, so no gyroscopic precession changes w within the sub-step.
+    const vec3 before = c.bodies[0].linearVelocity;
+    runSubSteps(c, dt, 1);
     const double j = -(1.0 + 0.6) * vn / k;
-    EXPECT_NEAR(c.manifolds[0].points[0].normalImpulse, j, 1e-5 * j);
+    EXPECT_NEAR(c.manifolds[0].points[0].stepNormalImpulse, j, 1e-5 * j);
     EXPECT_NEAR(normalVelocity(c), -0.6 * vn, 1e-5 * std::fabs(vn));
+    EXPECT_NEAR(c.manifolds[0].points[0].targetVelocity, -0.6 * vn, 1e-5);
     // The impulse acts on A as -j n: its linear velocity changes by j/m along +y.
-    EXPECT_NEAR(c.bodies[0].linearVelocity.y, -3.0 + j / 2.0, 1e-5);
-    EXPECT_NEAR(c.bodies[0].linearVelocity.x, 0.3f, 1e-6f);  // frictionless: tangential untouched
+    EXPECT_NEAR(c.bodies[0].linearVelocity.y, before.y + j / 2.0, 1e-5);
+    EXPECT_NEAR(c.bodies[0].linearVelocity.x, before.x, 1e-6f);  // frictionless: tangential untouched
 }
 
 TEST(ContactSolver, SlowApproachDoesNotBounce) {
-    OneContact c = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), -0.001f, 1.0f, 0.0f);
-    prepareContacts(c.manifolds, c.bodies, SolverSettings{1.0f / 60.0f, 1.0f, vec3(0.0f)}, c.data);
+    OneContact c = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.0f, 1.0f, 0.0f);
+    prepareContacts(c.manifolds, c.bodies, 1.0f / 60.0f, 1.0f, c.data);
+    runSubSteps(c, 1.0f / 60.0f, 4);
     EXPECT_EQ(c.manifolds[0].points[0].targetVelocity, 0.0f);
-    for (int i = 0; i < 4; ++i) solveSweep(c, i % 2 == 1);
-    EXPECT_NEAR(normalVelocity(c), 0.0f, 1e-6f);  // inelastic below the threshold (rounding)
+    // Stopped, not bounced: what is left is the speculative allowance s/h for the
+    // gap the tilted box's turning opens at the point (second order, < 1 cm/s).
+    EXPECT_LT(std::fabs(normalVelocity(c)), 0.01f);
 }
 
 TEST(ContactSolver, SpeculativePointLetsTheGapCloseButNoMore) {
     const float dt = 1.0f / 60.0f;
     // 5 cm gap, approaching at 0.5 m/s: the gap is not closed this step -> no impulse.
     OneContact far = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.05f, 0.5f, 0.0f);
-    prepareContacts(far.manifolds, far.bodies, SolverSettings{dt, 1.0f, vec3(0.0f)}, far.data);
-    EXPECT_NEAR(far.manifolds[0].points[0].targetVelocity, -0.05f / dt, 1e-4f);
+    prepareContacts(far.manifolds, far.bodies, 1.0f / 60.0f, 1.0f, far.data);
     const vec3 before = far.bodies[0].linearVelocity;
-    solveSweep(far, false);
-    EXPECT_EQ(far.manifolds[0].points[0].normalImpulse, 0.0f);
+    runSubSteps(far, dt, 4);
+    EXPECT_EQ(far.manifolds[0].points[0].stepNormalImpulse, 0.0f);
     EXPECT_TRUE(test::sameBits(far.bodies[0].linearVelocity, before));
     // 1 cm gap at 6 m/s (would travel 10 cm this step): the gap closes within the
-    // step, so the approach counts as a collision and Newton's law applies.
-    OneContact fast = makeContact(vec3(0.0f, -6.0f, 0.0f), vec3(0.0f), 0.01f, 0.5f, 0.0f);
-    prepareContacts(fast.manifolds, fast.bodies, SolverSettings{dt, 1.0f, vec3(0.0f)}, fast.data);
-    EXPECT_NEAR(fast.manifolds[0].points[0].targetVelocity, 3.0f, 1e-5f);  // -e v_n, rounding
-    for (int i = 0; i < 4; ++i) solveSweep(fast, i % 2 == 1);
-    EXPECT_NEAR(normalVelocity(fast), 3.0f, 1e-4f);  // converged after 4 sweeps of one point
-    // 1 cm gap at 0.5 m/s: does not close this step, so only the gap limit applies.
-    OneContact slow = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.01f, 0.5f, 0.0f);
-    prepareContacts(slow.manifolds, slow.bodies, SolverSettings{dt, 0.1f, vec3(0.0f)}, slow.data);
-    EXPECT_NEAR(slow.manifolds[0].points[0].targetVelocity, -0.01f / dt, 1e-4f);
+    // step, the point pushes, so the approach counts as a collision and Newton's law applies.
+    OneContact fast = makeContact(vec3(0.0f, -6.0f, 0.0f), vec3(0.0f), 0.01f, 0.5f, 0.0f, vec3(0.4f));
+    prepareContacts(fast.manifolds, fast.bodies, 1.0f / 60.0f, 1.0f, fast.data);
+    runSubSteps(fast, dt, 4);
+    EXPECT_GT(fast.manifolds[0].points[0].stepNormalImpulse, 0.0f);
+    EXPECT_NEAR(normalVelocity(fast), 3.0f, 1e-4f);  // -e v_n
 }
 
 TEST(ContactSolver, SeparatingContactGetsNoImpulse) {
-    OneContact c = makeContact(vec3(0.0f, 2.0f, 0.0f), vec3(0.0f), -0.002f, 0.5f, 0.8f);
-    prepareContacts(c.manifolds, c.bodies, SolverSettings{1.0f / 60.0f, 1.0f, vec3(0.0f)}, c.data);
+    OneContact c = makeContact(vec3(0.0f, 2.0f, 0.0f), vec3(0.0f), 0.0f, 0.5f, 0.8f);
+    prepareContacts(c.manifolds, c.bodies, 1.0f / 60.0f, 1.0f, c.data);
     const vec3 v = c.bodies[0].linearVelocity, w = c.bodies[0].angularVelocity;
-    for (int i = 0; i < 10; ++i) solveSweep(c, i % 2 == 1);
-    EXPECT_EQ(c.manifolds[0].points[0].normalImpulse, 0.0f);  // contacts only push
+    runSubSteps(c, 1.0f / 60.0f, 10);
+    EXPECT_EQ(c.manifolds[0].points[0].stepNormalImpulse, 0.0f);  // contacts only push
     EXPECT_TRUE(test::sameBits(c.bodies[0].linearVelocity, v));
     EXPECT_TRUE(test::sameBits(c.bodies[0].angularVelocity, w));
 }
 
 TEST(ContactSolver, FrictionStaysInsideTheCone) {
     // Sliding fast along x while pressing down: friction saturates at mu j_n.
-    OneContact c = makeContact(vec3(5.0f, -2.0f, 0.0f), vec3(0.0f), -0.001f, 0.0f, 0.3f);
-    prepareContacts(c.manifolds, c.bodies, SolverSettings{1.0f / 60.0f, 1.0f, vec3(0.0f)}, c.data);
-    for (int i = 0; i < 10; ++i) solveSweep(c, i % 2 == 1);
+    OneContact c = makeContact(vec3(5.0f, -2.0f, 0.0f), vec3(0.0f), 0.0f, 0.0f, 0.3f);
+    prepareContacts(c.manifolds, c.bodies, 1.0f / 60.0f, 1.0f, c.data);
+    runSubSteps(c, 1.0f / 60.0f, 10);
     const ContactPoint& p = c.manifolds[0].points[0];
-    ASSERT_GT(p.normalImpulse, 0.0f);
-    // Inside the cone (rounding 1e-6 relative), and on its edge while sliding: within 1%,
-    // because friction is solved before the last normal update of each sweep.
-    EXPECT_LE(glm::length(p.frictionImpulse), 0.3f * p.normalImpulse * (1.0f + 1e-6f));
-    EXPECT_GE(glm::length(p.frictionImpulse), 0.99f * 0.3f * p.normalImpulse);
+    ASSERT_GT(p.stepNormalImpulse, 0.0f);
+    // Over the step, on the cone's edge while sliding. Each sweep bounds friction
+    // by the normal impulse accumulated before that sweep's normal update, which
+    // the relax sweep may then lower, so the step total may exceed mu j_n a
+    // little: 5 % here, where the contact unloads after one sub-step (no gravity).
+    EXPECT_LE(glm::length(p.stepFrictionImpulse), 1.05f * 0.3f * p.stepNormalImpulse);
+    EXPECT_GE(glm::length(p.stepFrictionImpulse), 0.99f * 0.3f * p.stepNormalImpulse);
     EXPECT_FALSE(p.sticking);
     // Friction is tangential and opposes the sliding (+x): it pushes B along +x, i.e. A along -x.
-    EXPECT_NEAR(glm::dot(p.frictionImpulse, c.manifolds[0].normal), 0.0f, 1e-6f);
+    EXPECT_NEAR(glm::dot(p.stepFrictionImpulse, c.manifolds[0].normal), 0.0f, 1e-6f);
     EXPECT_LT(c.bodies[0].linearVelocity.x, 5.0f);
+}
+
+// Overlap is pushed out by split impulses on pseudo-velocities, no faster than
+// the push-out cap: the body moves out but gains no velocity (rounding 1e-5 m/s).
+TEST(ContactSolver, SoftPushOutMovesApartWithoutLaunching) {
+    OneContact c = makeContact(vec3(0.0f), vec3(0.0f), -0.05f, 0.0f, 0.5f);
+    prepareContacts(c.manifolds, c.bodies, 1.0f / 60.0f, 1.0f, c.data);
+    const float y0 = c.bodies[0].position.y;
+    runSubSteps(c, 1.0f / 60.0f, 10);
+    EXPECT_GT(c.bodies[0].position.y, y0);                          // moved out of the overlap
+    EXPECT_LT(c.bodies[0].position.y - y0, 3.0f / 60.0f + 1e-5f);   // at most the push-out cap
+    EXPECT_LT(std::fabs(normalVelocity(c)), 1e-5f);                 // relaxed: no launch
 }
 
 TEST(ContactSolver, WarmStartMatchesByIdThenByProximity) {
