@@ -81,6 +81,17 @@ IMPULSE_INLINE float axisVelocity(const SolverBody& a, const SolverBody& b, cons
            glm::dot(a.angularVelocity, axis.rAxD);
 }
 
+// Both friction directions in one update of each body.
+IMPULSE_INLINE void applyTangential(SolverBody& a, SolverBody& b, const ContactConstraint& c, ConstraintPoint& p,
+                                    float lambda0, float lambda1) {
+    const vec3 impulse = lambda0 * c.tangent[0] + lambda1 * c.tangent[1];
+    a.linearVelocity -= a.inverseMass * impulse;
+    a.angularVelocity -= lambda0 * p.tangent[0].turnA + lambda1 * p.tangent[1].turnA;
+    b.linearVelocity += b.inverseMass * impulse;
+    b.angularVelocity += lambda0 * p.tangent[0].turnB + lambda1 * p.tangent[1].turnB;
+    p.stepFrictionImpulse += impulse;
+}
+
 IMPULSE_INLINE void applyAlong(SolverBody& a, SolverBody& b, const vec3& direction, const ConstraintAxis& axis, float lambda) {
     a.linearVelocity -= (a.inverseMass * lambda) * direction;
     a.angularVelocity -= lambda * axis.turnA;
@@ -154,6 +165,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             cp.anchorA = constraint.anchorTurnsA ? inverseRotate(a.orientation, point.rA) : point.rA;
             cp.anchorB = constraint.anchorTurnsB ? inverseRotate(b.orientation, point.rB) : point.rB;
             cp.adjustedSeparation = point.separation - glm::dot(point.rB - point.rA, n);
+            cp.separation = point.separation;
             // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
             cp.normal = makeAxis(a, b, point.rA, point.rB, n);
             point.angularTermA = glm::dot(cp.normal.rAxD, cp.normal.turnA);
@@ -198,11 +210,19 @@ void warmStartContacts(ContactSolverData& data) {
         SolverBody& b = data.bodies[c.b];
         for (int i = 0; i < c.pointCount; ++i) {
             ConstraintPoint& p = c.points[i];
-            applyAlong(a, b, c.normal, p.normal, p.normalImpulse);
-            applyAlong(a, b, c.tangent[0], p.tangent[0], p.tangentImpulse[0]);
-            applyAlong(a, b, c.tangent[1], p.tangent[1], p.tangentImpulse[1]);
+            // Normal and friction impulses of the last sub-step as one impulse.
+            const vec3 friction = p.tangentImpulse[0] * c.tangent[0] + p.tangentImpulse[1] * c.tangent[1];
+            const vec3 impulse = p.normalImpulse * c.normal + friction;
+            const vec3 turnA = p.normalImpulse * p.normal.turnA + p.tangentImpulse[0] * p.tangent[0].turnA +
+                               p.tangentImpulse[1] * p.tangent[1].turnA;
+            const vec3 turnB = p.normalImpulse * p.normal.turnB + p.tangentImpulse[0] * p.tangent[0].turnB +
+                               p.tangentImpulse[1] * p.tangent[1].turnB;
+            a.linearVelocity -= a.inverseMass * impulse;
+            a.angularVelocity -= turnA;
+            b.linearVelocity += b.inverseMass * impulse;
+            b.angularVelocity += turnB;
             p.stepNormalImpulse += p.normalImpulse;
-            p.stepFrictionImpulse += p.tangentImpulse[0] * c.tangent[0] + p.tangentImpulse[1] * c.tangent[1];
+            p.stepFrictionImpulse += friction;
         }
     }
 }
@@ -226,12 +246,9 @@ void solveCollisions(ContactSolverData& data, int iterations) {
                     total0 *= scale;
                     total1 *= scale;
                 }
-                const float applied0 = total0 - p.collisionFriction[0], applied1 = total1 - p.collisionFriction[1];
-                applyAlong(a, b, c.tangent[0], p.tangent[0], applied0);
-                applyAlong(a, b, c.tangent[1], p.tangent[1], applied1);
+                applyTangential(a, b, c, p, total0 - p.collisionFriction[0], total1 - p.collisionFriction[1]);
                 p.collisionFriction[0] = total0;
                 p.collisionFriction[1] = total1;
-                p.stepFrictionImpulse += applied0 * c.tangent[0] + applied1 * c.tangent[1];
                 // j = -(v_rel.n + e v_n,before) / k_n, the total kept >= 0.
                 const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
                 const float total =
@@ -258,6 +275,8 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) 
         for (int k = 0; k < pointCount; ++k) {
             const int i = reverse ? pointCount - 1 - k : k;
             ConstraintPoint& p = c.points[i];
+            // No normal load and no friction to undo: nothing to do (a speculative point).
+            if (p.normalImpulse == 0.0f && p.tangentImpulse[0] == 0.0f && p.tangentImpulse[1] == 0.0f) continue;
             // The impulse that would stop sliding, per tangent direction...
             const float lambda0 = -p.tangent[0].mass * axisVelocity(a, b, c.tangent[0], p.tangent[0]);
             const float lambda1 = -p.tangent[1].mass * axisVelocity(a, b, c.tangent[1], p.tangent[1]);
@@ -272,19 +291,13 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) 
                 total1 *= scale;
             }
             const float applied0 = total0 - p.tangentImpulse[0], applied1 = total1 - p.tangentImpulse[1];
-            applyAlong(a, b, c.tangent[0], p.tangent[0], applied0);
-            applyAlong(a, b, c.tangent[1], p.tangent[1], applied1);
+            applyTangential(a, b, c, p, applied0, applied1);
             p.tangentImpulse[0] = total0;
             p.tangentImpulse[1] = total1;
-            p.stepFrictionImpulse += applied0 * c.tangent[0] + applied1 * c.tangent[1];
         }
         for (int k = 0; k < pointCount; ++k) {
             ConstraintPoint& p = c.points[reverse ? pointCount - 1 - k : k];
-            // Separation now, from how far the bodies moved since the start of the step.
-            const vec3 anchorA = c.anchorTurnsA ? rotate(a.orientation, p.anchorA) : p.anchorA;
-            const vec3 anchorB = c.anchorTurnsB ? rotate(b.orientation, p.anchorB) : p.anchorB;
-            const vec3 moved = b.deltaPosition - a.deltaPosition + anchorB - anchorA;
-            const float separation = glm::dot(moved, c.normal) + p.adjustedSeparation;
+            const float separation = p.separation;
             // j = -(v_rel.n - target) / k_n, the target being -s/h for a gap (close
             // it, no more), else 0; the accumulated total stays >= 0 (contacts only push).
             const float target = separation > 0.0f ? -separation * inverseH : 0.0f;
@@ -333,8 +346,19 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
         solverBody.pushLinearVelocity = vec3(0.0f);
         solverBody.pushAngularVelocity = vec3(0.0f);
     }
+    // Separations now, from how far the bodies moved since the start of the
+    // step; the relax sweep and the next solve both see these poses.
     for (ContactConstraint& c : data.constraints) {
-        for (int i = 0; i < c.pointCount; ++i) c.points[i].pushImpulse = 0.0f;
+        const SolverBody& a = data.bodies[c.a];
+        const SolverBody& b = data.bodies[c.b];
+        for (int i = 0; i < c.pointCount; ++i) {
+            ConstraintPoint& p = c.points[i];
+            p.pushImpulse = 0.0f;
+            const vec3 anchorA = c.anchorTurnsA ? rotate(a.orientation, p.anchorA) : p.anchorA;
+            const vec3 anchorB = c.anchorTurnsB ? rotate(b.orientation, p.anchorB) : p.anchorB;
+            const vec3 moved = b.deltaPosition - a.deltaPosition + anchorB - anchorA;
+            p.separation = glm::dot(moved, c.normal) + p.adjustedSeparation;
+        }
     }
 }
 

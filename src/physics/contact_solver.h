@@ -86,6 +86,7 @@ struct ConstraintPoint {
     /// contact stays under its centre as it rolls; static bodies do not move).
     vec3 anchorA{0.0f}, anchorB{0.0f};
     float adjustedSeparation = 0.0f;    ///< separation - (rB - rA).n, so s = (dB - dA).n + this
+    float separation = 0.0f;            ///< now: after the last move
     float approachVelocity = 0.0f;      ///< v_rel.n at the start of the step
     bool collides = false;              ///< approaches faster than the threshold and closes this step
     float restitutionTarget = 0.0f;     ///< -e v_n for a collision, else 0
@@ -153,7 +154,7 @@ enum class Sweep : uint8_t {
 void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse);
 /// Moves the solver bodies by one sub-step (velocity plus push pseudo-velocity,
 /// which is then dropped), with the L-preserving rotation for bodies whose
-/// inertia is not isotropic.
+/// inertia is not isotropic, and updates the separation of every point.
 void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h);
 /// Newton's law for points that pushed this step after approaching faster than
 /// the threshold but were not seen as collisions beforehand (a speculative gap
