@@ -179,21 +179,35 @@ INSTANTIATE_TEST_SUITE_P(RestitutionAndMassRatio, HeadOn,
                          ::testing::Combine(::testing::Values(0.0f, 0.25f, 0.5f, 0.75f, 1.0f),
                                             ::testing::Values(1.0f, 2.0f, 10.0f, 100.0f)));
 
+// Two spheres of radius 0.5 m on the x axis with `gap` between them; A (1 kg)
+// moves toward B, which is at rest; the pair is stepped for 1 s.
+struct SpherePair {
+    World world;
+    BodyId a, b;
+};
+
+SpherePair headOnPair(const WorldSettings& settings, float gap, float massB, float speedA, float restitutionA,
+                      float restitutionB) {
+    SpherePair pair{World(settings), {}, {}};
+    BodyDef first = sphereDef(0.5f, 1.0f, vec3(-0.5f - 0.5f * gap, 0.0f, 0.0f));
+    first.linearVelocity = vec3(speedA, 0.0f, 0.0f);
+    first.restitution = restitutionA;
+    BodyDef second = sphereDef(0.5f, massB, vec3(0.5f + 0.5f * gap, 0.0f, 0.0f));
+    second.restitution = restitutionB;
+    pair.a = pair.world.createBody(first);
+    pair.b = pair.world.createBody(second);
+    for (int i = 0; i < 60; ++i) pair.world.step();
+    return pair;
+}
+
 // Approaches slower than the restitution threshold do not bounce: the pair
 // moves on together at the centre-of-mass velocity (tolerance 1e-5 m/s).
 TEST(HeadOn, BelowThresholdIsPerfectlyInelastic) {
     WorldSettings settings = zeroGravity();
     settings.restitutionThreshold = 1.0f;
-    World world(settings);
-    BodyDef first = sphereDef(0.5f, 1.0f, vec3(-0.6f, 0.0f, 0.0f));
-    first.linearVelocity = vec3(0.4f, 0.0f, 0.0f);
-    first.restitution = 1.0f;
-    BodyDef second = sphereDef(0.5f, 3.0f, vec3(0.6f, 0.0f, 0.0f));
-    second.restitution = 1.0f;
-    const BodyId a = world.createBody(first), b = world.createBody(second);
-    for (int i = 0; i < 60; ++i) world.step();
-    EXPECT_NEAR(world.body(a).linearVelocity.x, 0.1, 1e-5);
-    EXPECT_NEAR(world.body(b).linearVelocity.x, 0.1, 1e-5);
+    const SpherePair pair = headOnPair(settings, 0.2f, 3.0f, 0.4f, 1.0f, 1.0f);
+    EXPECT_NEAR(pair.world.body(pair.a).linearVelocity.x, 0.1, 1e-5);
+    EXPECT_NEAR(pair.world.body(pair.b).linearVelocity.x, 0.1, 1e-5);
 }
 
 // The pair's e follows the world's combine rule (0.2 and 0.9 here).
@@ -205,17 +219,10 @@ TEST(HeadOn, RestitutionCombineRules) {
     for (const auto& [rule, e] : cases) {
         WorldSettings settings = zeroGravity();
         settings.restitutionCombine = rule;
-        World world(settings);
-        BodyDef first = sphereDef(0.5f, 1.0f, vec3(-1.0f, 0.0f, 0.0f));
-        first.linearVelocity = vec3(2.0f, 0.0f, 0.0f);
-        first.restitution = 0.2f;
-        BodyDef second = sphereDef(0.5f, 1.0f, vec3(1.0f, 0.0f, 0.0f));
-        second.restitution = 0.9f;
-        const BodyId a = world.createBody(first), b = world.createBody(second);
-        for (int i = 0; i < 60; ++i) world.step();
+        const SpherePair pair = headOnPair(settings, 1.0f, 1.0f, 2.0f, 0.2f, 0.9f);
         // Equal masses: separating speed e * 2 m/s around the centre-of-mass velocity 1 m/s.
-        EXPECT_NEAR(world.body(a).linearVelocity.x, 1.0 - e, 1e-5) << toString(rule);
-        EXPECT_NEAR(world.body(b).linearVelocity.x, 1.0 + e, 1e-5) << toString(rule);
+        EXPECT_NEAR(pair.world.body(pair.a).linearVelocity.x, 1.0 - e, 1e-5) << toString(rule);
+        EXPECT_NEAR(pair.world.body(pair.b).linearVelocity.x, 1.0 + e, 1e-5) << toString(rule);
     }
 }
 

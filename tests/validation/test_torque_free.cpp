@@ -43,28 +43,30 @@ SpinResult spinAbout(int axis) {
     return result;
 }
 
+void expectConserved(const SpinResult& r) {
+    EXPECT_LT(r.maxEnergyError, 1e-4);
+    EXPECT_LT(r.maxMomentumError, 1e-4);
+}
+
 TEST(TorqueFree, MinorAxisSpinIsStable) {
     const SpinResult r = spinAbout(0);
     EXPECT_LT(r.maxOffAxis, 0.01);
     EXPECT_FALSE(r.flipped);
-    EXPECT_LT(r.maxEnergyError, 1e-4);
-    EXPECT_LT(r.maxMomentumError, 1e-4);
+    expectConserved(r);
 }
 
 TEST(TorqueFree, IntermediateAxisSpinTumbles) {
     const SpinResult r = spinAbout(1);
     EXPECT_TRUE(r.flipped);
     EXPECT_GT(r.maxOffAxis, 0.5);
-    EXPECT_LT(r.maxEnergyError, 1e-4);
-    EXPECT_LT(r.maxMomentumError, 1e-4);
+    expectConserved(r);
 }
 
 TEST(TorqueFree, MajorAxisSpinIsStable) {
     const SpinResult r = spinAbout(2);
     EXPECT_LT(r.maxOffAxis, 0.01);
     EXPECT_FALSE(r.flipped);
-    EXPECT_LT(r.maxEnergyError, 1e-4);
-    EXPECT_LT(r.maxMomentumError, 1e-4);
+    expectConserved(r);
 }
 
 // A user-entered tensor with off-diagonal terms: same conservation laws.
