@@ -54,6 +54,14 @@ case "$command" in
         configure_and_build "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPULSE_SANITIZE=ON
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             run_tests "$root/build-asan"
+        # The scene-loader fuzzer (clang, libFuzzer + ASan + UBSan) for a bounded 60 s;
+        # a crash input is kept in fuzz/regressions/ and fails the run.
+        if fuzz_missing=$("$root/fuzz/run.sh" --available); then
+            echo "== scene fuzzer, 60 s"
+            "$root/fuzz/run.sh" 60
+        else
+            echo "== skipping the scene fuzzer: $fuzz_missing"
+        fi
         ;;
     *)
         echo "usage: scripts/dev.sh run [SCENE.json] | scripts/dev.sh test" >&2

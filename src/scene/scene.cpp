@@ -92,6 +92,10 @@ public:
         if (top.node->contains(k)) {
             return error(join(top.path, k), "duplicate key '" + k + "'");
         }
+        // No object of the format has more than 12 keys; a flood of them is refused early.
+        if (top.node->size() >= kMaxObjectKeys) {
+            return error(join(top.path, k), "more than " + std::to_string(kMaxObjectKeys) + " keys in one object");
+        }
         top.key = k;
         return true;
     }
@@ -126,6 +130,7 @@ private:
         std::string key;  // last key read, for objects
     };
     std::vector<Frame> stack_;
+    std::size_t valueCount_ = 0;
 
     bool error(std::string path, std::string rule) {
         failed = true;
@@ -159,7 +164,23 @@ private:
     }
 
     bool value(json&& v) {
+        if (!withinLimits()) return false;
         place(std::move(v));
+        return true;
+    }
+
+    // Limits checked while parsing, so that a huge file is refused before its
+    // document is built: the body count and the total number of values.
+    bool withinLimits() {
+        if (++valueCount_ > kMaxJsonValues) {
+            return error(nextPath(), "more than " + std::to_string(kMaxJsonValues) +
+                                         " JSON values (more than any scene of " + std::to_string(kMaxBodies) +
+                                         " bodies needs)");
+        }
+        if (stack_.size() == 2 && stack_[1].path == "bodies" && stack_[1].node->is_array() &&
+            stack_[1].node->size() >= kMaxBodies) {
+            return error("bodies", "more than the limit of " + std::to_string(kMaxBodies) + " bodies");
+        }
         return true;
     }
 
@@ -167,6 +188,7 @@ private:
         if (static_cast<int>(stack_.size()) >= kMaxNestingDepth) {
             return error(nextPath(), "nested deeper than " + std::to_string(kMaxNestingDepth) + " levels");
         }
+        if (!withinLimits()) return false;
         std::string path = nextPath();
         json* node = place(std::move(container));
         stack_.push_back(Frame{node, std::move(path), {}});

@@ -21,6 +21,13 @@ inline constexpr std::size_t kMaxFileBytes = 64u * 1024u * 1024u;
 inline constexpr std::size_t kMaxBodies = 100000;
 /// Deepest nesting of JSON arrays/objects accepted; the format itself needs 4.
 inline constexpr int kMaxNestingDepth = 32;
+/// Most JSON values (numbers, strings, arrays, objects...) a file may hold. A body
+/// with every key uses 43, so the largest allowed scene needs 4.3 million; the cap
+/// bounds the memory of the parsed document for any file under kMaxFileBytes
+/// (64 MiB of "{}," would otherwise become a 2 GiB document).
+inline constexpr std::size_t kMaxJsonValues = 50 * kMaxBodies;
+/// Most keys one JSON object may hold (the format's largest object, a body, has 12).
+inline constexpr std::size_t kMaxObjectKeys = 64;
 
 /// A parsed, validated scene: settings plus body definitions in file order.
 struct Scene {

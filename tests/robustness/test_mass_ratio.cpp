@@ -1,0 +1,146 @@
+// Extreme mass ratios: a 1000 kg box resting on a 1 kg box on the ground, and
+// the other way round. Sequential impulses converge slowly when a heavy body
+// rests on a light one, so this is where a stack sinks, jitters or explodes.
+#include "robustness_util.h"
+
+namespace impulse {
+namespace {
+
+using robust::addBox;
+using robust::addGround;
+
+struct StackResult {
+    robust::RunRecord record;
+    vec3 bottom, top;        // final positions, m
+    float maxSpeed = 0.0f;   // over the run, m/s
+    float maxTilt = 0.0f;    // largest rotation of either box from upright, rad
+    double energyGrowth = 0.0;  // max over the run of E(t) - E(0), J
+    float deepest = 0.0f;    // deepest penetration seen, m
+};
+
+StackResult stack(float bottomMass, float topMass, int steps, const WorldSettings& settings = {}) {
+    World world(settings);
+    addGround(world);
+    // 1 mm gaps: the boxes start just apart, at rest.
+    const BodyId bottom = addBox(world, "bottom", vec3(0.5f), bottomMass, vec3(0.0f, 0.501f, 0.0f));
+    const BodyId top = addBox(world, "top", vec3(0.5f), topMass, vec3(0.0f, 1.502f, 0.0f));
+    StackResult result;
+    const double initial = robust::totalEnergy(world);
+    result.record = robust::run(world, steps, [&](int) {
+        for (BodyId id : {bottom, top}) {
+            const Body& b = world.body(id);
+            result.maxSpeed = std::max(result.maxSpeed, glm::length(b.linearVelocity));
+            result.maxTilt = std::max(result.maxTilt, 2.0f * std::acos(std::min(1.0f, std::fabs(b.orientation.w))));
+        }
+        result.energyGrowth = std::max(result.energyGrowth, robust::totalEnergy(world) - initial);
+        result.deepest = std::max(result.deepest, robust::deepestPenetration(world));
+    });
+    result.bottom = world.body(bottom).position;
+    result.top = world.body(top).position;
+    return result;
+}
+
+// Tolerances: the stack stands when each centre stays within 2 cm of its resting
+// height (4 slops) and 1 cm of its column, tilts less than 1 degree and never
+// moves faster than 0.5 m/s (falling the 1 mm gap reaches 0.14 m/s). Energy may
+// not grow: E(t) <= E(0) + 1 mJ per kg (the position pass lifting by 0.1 mm).
+void expectStands(const StackResult& r, float bottomMass, float topMass) {
+    EXPECT_EQ(r.record.recoveries, 0u) << r.record.firstProblem;
+    EXPECT_FALSE(r.record.nonFinite) << r.record.firstProblem;
+    EXPECT_NEAR(r.bottom.y, 0.5f, 0.02f);
+    EXPECT_NEAR(r.top.y, 1.5f, 0.02f);
+    EXPECT_LT(std::hypot(r.bottom.x, r.bottom.z), 0.01f);
+    EXPECT_LT(std::hypot(r.top.x, r.top.z), 0.01f);
+    EXPECT_LT(r.maxTilt, 0.0175f);
+    EXPECT_LT(r.maxSpeed, 0.5f);
+    EXPECT_LE(r.energyGrowth, 1e-3 * (bottomMass + topMass));
+    EXPECT_LT(r.deepest, 0.02f);
+}
+
+// Whatever the solver makes of it, a 1000:1 stack may not produce NaN, gain
+// energy or push a body out through the ground (1 m thick, bottom at y = -1).
+TEST(MassRatio, HeavyBoxOnLightBoxNeverBlowsUpOrEscapes) {
+    const StackResult r = stack(1.0f, 1000.0f, 600);
+    EXPECT_EQ(r.record.recoveries, 0u) << r.record.firstProblem;
+    EXPECT_FALSE(r.record.nonFinite) << r.record.firstProblem;
+    EXPECT_LE(r.energyGrowth, 1e-3 * 1001.0);
+    EXPECT_GT(r.bottom.y, 0.0f);
+    EXPECT_GT(r.top.y, 0.0f);
+}
+
+// REPORTED (physics): at the default settings (10 velocity iterations, 1
+// substep) the stack does not quite stand. At d6b2fb8 the heights hold (top
+// 1.4935, bottom 0.4971 m) but both boxes creep sideways, 1.7 cm and 1.1 cm in
+// 10 s (tolerance 1 cm), with 1.9 cm of penetration and speeds up to 0.41 m/s.
+// At 651bc78 it collapsed: the 1000 kg box sank through the 1 kg box at up to
+// 2.2 m/s and squeezed it out sideways (deepest penetration 0.84 m).
+TEST(MassRatio, DISABLED_HeavyBoxOnLightBoxStands) {
+    const StackResult r = stack(1.0f, 1000.0f, 600);  // 10 s
+    expectStands(r, 1.0f, 1000.0f);
+    std::printf("heavy on light: bottom y %.4f, top y %.4f, max speed %.3f m/s, deepest %.4f m, dE %.3g J\n",
+                r.bottom.y, r.top.y, r.maxSpeed, r.deepest, r.energyGrowth);
+}
+
+// With 4 substeps and 200 velocity iterations (both within the allowed
+// settings) the same stack stands: the workaround a user can apply today.
+TEST(MassRatio, HeavyBoxOnLightBoxStandsWithSubstepsAndIterations) {
+    WorldSettings settings;
+    settings.substeps = 4;
+    settings.velocityIterations = 200;
+    const StackResult r = stack(1.0f, 1000.0f, 300, settings);  // 5 s
+    expectStands(r, 1.0f, 1000.0f);
+    std::printf("heavy on light, 4 x 200: bottom y %.4f, top y %.4f, max speed %.3f m/s, deepest %.4f m\n", r.bottom.y,
+                r.top.y, r.maxSpeed, r.deepest);
+}
+
+TEST(MassRatio, LightBoxOnHeavyBoxStands) {
+    const StackResult r = stack(1000.0f, 1.0f, 600);
+    expectStands(r, 1000.0f, 1.0f);
+    std::printf("light on heavy: bottom y %.4f, top y %.4f, max speed %.3f m/s, deepest %.4f m, dE %.3g J\n",
+                r.bottom.y, r.top.y, r.maxSpeed, r.deepest, r.energyGrowth);
+}
+
+// A 1000 kg sphere dropped from 1 m onto a 1 kg box: 1000:1 in an impact.
+struct DropResult {
+    robust::RunRecord record;
+    vec3 box, ball;
+    double growth = 0.0;
+};
+
+DropResult dropHeavySphere() {
+    World world;
+    addGround(world);
+    const BodyId box = addBox(world, "light", vec3(0.5f), 1.0f, vec3(0.0f, 0.5f, 0.0f));
+    const BodyId ball = robust::addSphere(world, "heavy", 0.4f, 1000.0f, vec3(0.0f, 2.4f, 0.0f));
+    const double initial = robust::totalEnergy(world);
+    DropResult r;
+    r.record = robust::run(world, 300, [&](int) { r.growth = std::max(r.growth, robust::totalEnergy(world) - initial); });
+    r.box = world.body(box).position;
+    r.ball = world.body(ball).position;
+    return r;
+}
+
+TEST(MassRatio, HeavySphereDroppedOnLightBoxNeverBlowsUp) {
+    const DropResult r = dropHeavySphere();
+    EXPECT_EQ(r.record.recoveries, 0u) << r.record.firstProblem;
+    EXPECT_FALSE(r.record.nonFinite);
+    EXPECT_LE(r.growth, 1.0);  // 1 J of the 9810 J dropped: rounding and slop only
+    EXPECT_GT(r.box.y, 0.0f);
+    EXPECT_GT(r.ball.y, 0.0f);
+}
+
+// REPORTED (physics): the sphere does not come to rest on the box. At d6b2fb8
+// it drives the box 0.10 m into the ground, both rebound at 4 m/s (the sphere
+// back up to 2.23 m of its 2.4 m drop although e = 0.1), then the box is
+// squeezed out sideways at 8 m/s and flies up to 4 m; the sphere ends on the
+// ground (y = 0.40). At 651bc78 the sphere pushed through the box to the
+// ground. Tolerance: both centres within 2 cm of resting (box 0.5, sphere 1.4 m).
+TEST(MassRatio, DISABLED_HeavySphereDroppedOnLightBoxRestsOnIt) {
+    const DropResult r = dropHeavySphere();
+    EXPECT_NEAR(r.box.y, 0.5f, 0.02f);
+    EXPECT_NEAR(r.ball.y, 1.4f, 0.02f);
+    std::printf("heavy sphere on box: box y %.4f, ball y %.4f, dE %.3g J\n", r.box.y, r.ball.y, r.growth);
+}
+
+}  // namespace
+}  // namespace impulse
