@@ -148,6 +148,11 @@ Validation validateInertia(const mat3& inertia) {
     if (moments[0] <= 1e-7f * scale) {
         return fail(field, "must be positive definite (smallest principal moment " + formatNumber(moments[0]) + ")");
     }
+    if (moments[0] < kMinMoment || moments[2] > kMaxMoment) {
+        return fail(field, "principal moments must be in [" + formatNumber(kMinMoment) + ", " +
+                               formatNumber(kMaxMoment) + "] kg m^2 (got " + formatNumber(moments[0]) + " to " +
+                               formatNumber(moments[2]) + ")");
+    }
     // Principal moments of a real mass distribution obey I1 + I2 >= I3; a thin
     // plate sits exactly on the bound, so allow rounding there.
     if (moments[0] + moments[1] < moments[2] * (1.0f - 1e-5f)) {

@@ -49,6 +49,11 @@ inline constexpr float kMaxBodySize = 1000.0f;
 inline constexpr float kMinBodySize = 0.001f;
 inline constexpr float kMaxMass = 1.0e6f;
 inline constexpr float kMinMass = 1.0e-4f;
+// Principal moments a tensor may have (kg m^2): the range the allowed masses and
+// sizes produce (2/5 kMinMass kMinBodySize^2 to 2/3 kMaxMass kMaxBodySize^2).
+// Beyond it the inverse over- or underflows in single precision.
+inline constexpr float kMinMoment = 4.0e-11f;
+inline constexpr float kMaxMoment = 7.0e11f;
 
 // Limits on world settings accepted by validation.
 inline constexpr float kMaxGravity = 1000.0f;      // m/s^2, magnitude

@@ -101,7 +101,7 @@ IMPULSE_INLINE void applyAlong(SolverBody& a, SolverBody& b, const vec3& directi
 
 }  // namespace
 
-void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies, float dt,
+void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
                      float restitutionThreshold, ContactSolverData& data) {
     // Solver slots: 0 is shared by every static body (zero inverse mass, at rest).
     data.bodies.assign(1, SolverBody{});
@@ -178,10 +178,11 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             const vec3 velocity = relativeVelocity(a, b, point.rA, point.rB);
             const float normalVelocity = glm::dot(velocity, n);
             point.normalVelocityBefore = normalVelocity;
-            // Newton's law: an approach faster than the threshold that closes the
-            // gap within this step leaves with e times the approach speed.
-            const bool closesThisStep = normalVelocity * dt + std::max(point.separation, 0.0f) < 0.0f;
-            const bool collides = normalVelocity < -restitutionThreshold && closesThisStep;
+            // Newton's law: a touching point approaching faster than the threshold
+            // leaves with e times the approach speed. A point still short of
+            // contact is caught by the sub-steps' speculative limit when it
+            // arrives and gets its bounce there (applyRestitution), not early.
+            const bool collides = normalVelocity < -restitutionThreshold && point.separation <= kLinearSlop;
             cp.approachVelocity = normalVelocity;
             cp.collides = collides;
             cp.restitutionTarget = collides ? -manifold.restitution * normalVelocity : 0.0f;
@@ -332,8 +333,6 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     std::vector<uint32_t>::const_iterator gyroscopic = data.gyroscopicSlots.begin();
     for (size_t slot = 1; slot < data.bodies.size(); ++slot) {
         SolverBody& solverBody = data.bodies[slot];
-        const float spin = glm::length(solverBody.angularVelocity);
-        if (spin > kMaxAngularSpeed) solverBody.angularVelocity *= kMaxAngularSpeed / spin;
         solverBody.deltaPosition += h * (solverBody.linearVelocity + solverBody.pushLinearVelocity);
         solverBody.orientation = rotateBy(solverBody.orientation, solverBody.pushAngularVelocity, h);
         if (gyroscopic != data.gyroscopicSlots.end() && *gyroscopic == slot) {
@@ -345,6 +344,9 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
         }
         solverBody.pushLinearVelocity = vec3(0.0f);
         solverBody.pushAngularVelocity = vec3(0.0f);
+        // After the turn: the L-preserving rotation recomputes w, which may exceed the cap.
+        const float spin = glm::length(solverBody.angularVelocity);
+        if (spin > kMaxAngularSpeed) solverBody.angularVelocity *= kMaxAngularSpeed / spin;
     }
     // Separations now, from how far the bodies moved since the start of the
     // step; the relax sweep and the next solve both see these poses.

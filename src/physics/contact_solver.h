@@ -88,7 +88,7 @@ struct ConstraintPoint {
     float adjustedSeparation = 0.0f;    ///< separation - (rB - rA).n, so s = (dB - dA).n + this
     float separation = 0.0f;            ///< now: after the last move
     float approachVelocity = 0.0f;      ///< v_rel.n at the start of the step
-    bool collides = false;              ///< approaches faster than the threshold and closes this step
+    bool collides = false;              ///< touching and approaching faster than the threshold
     float restitutionTarget = 0.0f;     ///< -e v_n for a collision, else 0
     float collisionImpulse = 0.0f;      ///< accumulated by solveCollisions
     float collisionFriction[2] = {0.0f, 0.0f};
@@ -127,14 +127,13 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a,
                   const ContactManifold* previous, bool warmStarting);
 
 /// Copies body velocities into solver slots and builds one constraint per
-/// manifold (effective masses, tangents, anchors, restitution targets) for a
-/// step of length dt.
-void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies, float dt,
+/// manifold (effective masses, tangents, anchors, restitution targets).
+void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
                      float restitutionThreshold, ContactSolverData& data);
 /// Applies the impulses of the previous sub-step (or step) again.
 void warmStartContacts(ContactSolverData& data);
-/// Collisions of this step (points approaching faster than the restitution
-/// threshold that close within the step): classic sequential impulses with
+/// Collisions of this step (touching points approaching faster than the
+/// restitution threshold): classic sequential impulses with
 /// the Newton target -e v_n and Coulomb friction, `iterations` sweeps over the
 /// colliding manifolds only, before the sub-steps. Its impulses are kept apart
 /// from the sub-steps' accumulated impulses, so the bounce is not undone when

@@ -368,7 +368,12 @@ void World::substep(float dt) {
     for (const BodyPair& pair : in.pairs) {
         const Body& a = bodies_[pair.a];
         const Body& b = bodies_[pair.b];
-        const float margin = kSpeculativeDistance + dt * glm::length(b.linearVelocity - a.linearVelocity);
+        // Speculative reach: how far the closest features can approach this pass,
+        // through the relative motion and through each body's spin.
+        const float margin = kSpeculativeDistance +
+                             dt * (glm::length(b.linearVelocity - a.linearVelocity) +
+                                   glm::length(a.angularVelocity) * boundingRadius(a.shape) +
+                                   glm::length(b.angularVelocity) * boundingRadius(b.shape));
         const Manifold manifold = collide(ShapePose{&a.shape, a.position, a.rotation},
                                           ShapePose{&b.shape, b.position, b.rotation}, margin);
         if (manifold.pointCount == 0) continue;
@@ -389,7 +394,7 @@ void World::substep(float dt) {
     }
 
     // 2. Prepare once per pass: effective masses, anchors, restitution targets.
-    prepareContacts(in.manifolds, bodies_, dt, settings_.restitutionThreshold, in.solverData);
+    prepareContacts(in.manifolds, bodies_, settings_.restitutionThreshold, in.solverData);
     Body* dragged = drag_.active ? &bodies_[drag_.body.index] : nullptr;
     const uint32_t draggedSlot = dragged ? in.solverData.slotOfBody[drag_.body.index] : 0;
 

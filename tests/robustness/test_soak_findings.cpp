@@ -68,13 +68,12 @@ TEST(SoakFindings, ElasticSphereBouncesNoHigherThanItWasDropped) {
     EXPECT_LE(b.finalGrowth, 0.01);
 }
 
-// The soak's own find, still failing at d6b2fb8: impulse-soak --seed 2, step 312
-// on 651bc78, replayed from the saved world. Body b6 (13.4 kg slab, 0.90 x 1.47 x
-// 0.11 m, e = 1, spinning at 10 rad/s) meets the ground at one speculative corner
-// point 7 cm above it, approaching at 7.75 m/s; it leaves at 7.47 m/s, yet the
-// world gains 33.2 J in one step (40.3 J on 651bc78): b6's linear KE drops
-// 126.8 -> 88.0 J but its rotational KE rises 48.3 -> 119.6 J. With e = 0.5 the
-// same step loses 41.6 J. Tolerance: 1 J.
+// The soak's own find: impulse-soak --seed 2, step 312 on 651bc78, replayed from
+// the saved world. Body b6 (13.4 kg slab, 0.90 x 1.47 x 0.11 m, e = 1, spinning at
+// 10 rad/s) meets the ground at one speculative corner point 7 cm above it,
+// approaching at 7.75 m/s. The bounce used to be given at the speculative point,
+// before the corner arrived, and the world gained 33.2 J in one step; the
+// restitution now waits for contact. Tolerance: 1 J.
 TEST(SoakFindings, SoakSeed2ReplayLoadsAndSteps) {
     World world = loadData("soak_seed2_step312_elastic_bounce.json");
     ASSERT_GT(world.bodyCount(), 2);
@@ -83,7 +82,7 @@ TEST(SoakFindings, SoakSeed2ReplayLoadsAndSteps) {
     EXPECT_FALSE(world.firstNonFiniteBody());
 }
 
-TEST(SoakFindings, DISABLED_SoakSeed2ElasticCornerBounceDoesNotGainEnergy) {
+TEST(SoakFindings, SoakSeed2ElasticCornerBounceDoesNotGainEnergy) {
     World world = loadData("soak_seed2_step312_elastic_bounce.json");
     const double before = robust::totalEnergy(world);
     world.step();

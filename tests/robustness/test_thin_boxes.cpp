@@ -103,8 +103,8 @@ const quat kSlightlyTilted = glm::angleAxis(0.2f, vec3(0.0f, 0.0f, 1.0f));
 
 TEST(ThinBoxes, PlateLandsFlat) { expectLandsFlat(dropPlate(quat(1, 0, 0, 0), vec3(0.0f)), 0.01f, "flat plate from 1 m"); }
 
-// Today a tumbling plate's corner goes up to 6 cm into the ground (see the
-// DISABLED_ test below); the ground is 1 m thick, so 10 cm here means "not through".
+// The ground is 1 m thick, so 10 cm here means "not through" (the corner test
+// below holds the depth to 1 cm).
 TEST(ThinBoxes, TiltedPlateLandsOnItsEdgeAndSettles) {
     expectLandsFlat(dropPlate(kTilted, vec3(0.0f)), 0.1f, "tilted plate from 1 m");
 }
@@ -113,14 +113,11 @@ TEST(ThinBoxes, PlateThrownDownAt20MetresPerSecondSettles) {
     expectLandsFlat(dropPlate(kSlightlyTilted, vec3(0.0f, -20.0f, 0.0f)), 0.1f, "plate thrown down at 20 m/s");
 }
 
-// REPORTED (physics): the narrowphase's speculative margin counts only the
-// linear relative velocity (world.cpp, substep: margin = kSpeculativeDistance +
-// dt |v_B - v_A|), so the far corner of a spinning plate is not caught: the plate
-// thrown down at 20 m/s spins up on its first impact and its far corner ends a
-// step 5.9 cm inside the ground (6.3 cm at 651bc78, with no contact point for it);
-// the tilted plate dropped from 1 m goes 4.9 cm in (0.2 mm at 651bc78).
+// The narrowphase's speculative margin counts each body's spin as well as the
+// relative velocity, so the far corner of a spinning plate is caught (with the
+// linear velocity alone it ended 5.9 cm inside the ground).
 // Tolerance as for resting contacts: 1 cm.
-TEST(ThinBoxes, DISABLED_TumblingPlateCornerDoesNotSinkIntoTheGround) {
+TEST(ThinBoxes, TumblingPlateCornerDoesNotSinkIntoTheGround) {
     expectLandsFlat(dropPlate(kTilted, vec3(0.0f)), 0.01f, "tilted plate from 1 m");
     expectLandsFlat(dropPlate(kSlightlyTilted, vec3(0.0f, -20.0f, 0.0f)), 0.01f, "plate thrown down at 20 m/s");
 }
