@@ -334,13 +334,15 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     for (size_t slot = 1; slot < data.bodies.size(); ++slot) {
         SolverBody& solverBody = data.bodies[slot];
         solverBody.deltaPosition += h * (solverBody.linearVelocity + solverBody.pushLinearVelocity);
-        solverBody.orientation = rotateBy(solverBody.orientation, solverBody.pushAngularVelocity, h);
         if (gyroscopic != data.gyroscopicSlots.end() && *gyroscopic == slot) {
             ++gyroscopic;
             const Body& body = bodies[data.bodyOfSlot[slot]];
+            solverBody.orientation = rotateBy(solverBody.orientation, solverBody.pushAngularVelocity, h);
             rotateRigidBody(solverBody.orientation, solverBody.angularVelocity, body.inertiaBody, h);
         } else {
-            solverBody.orientation = rotateBy(solverBody.orientation, solverBody.angularVelocity, h);
+            // First order is plenty over a sub-step (error O((w h)^3)) and skips the trigonometry.
+            solverBody.orientation = integrateOrientation(
+                solverBody.orientation, solverBody.angularVelocity + solverBody.pushAngularVelocity, h);
         }
         solverBody.pushLinearVelocity = vec3(0.0f);
         solverBody.pushAngularVelocity = vec3(0.0f);
