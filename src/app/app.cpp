@@ -563,6 +563,8 @@ void App::processRequests(ui::PanelRequests& requests) {
         if (loadScene(requests.open, error)) {
             panels_.setMessage("loaded " + requests.open, false);
         } else {
+            // Shown in the Scene panel; also one line on stderr for logs and scripted tests.
+            std::fprintf(stderr, "impulse-lab: %s\n", error.c_str());
             panels_.setMessage(error, true);
         }
     }
