@@ -6,6 +6,7 @@
 // of the same build give byte-identical files.
 #include "physics/world.h"
 #include "scene/scene.h"
+#include "cli/step_times.h"
 
 #include <nlohmann/json.hpp>
 
@@ -213,24 +214,9 @@ ordered_json dvec(const glm::dvec3& v) {
     return ordered_json::array({v.x, v.y, v.z});
 }
 
-// Nearest-rank percentile of sorted samples.
-double percentile(const std::vector<double>& sorted, double p) {
-    if (sorted.empty()) return 0.0;
-    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
-    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
 
 ordered_json summarise(const World& world, const std::vector<BodyId>& ids, long long steps,
                        double simulatedTime, double wallSeconds, std::vector<double> stepMs) {
-    std::sort(stepMs.begin(), stepMs.end());
-    double mean = 0.0;
-    for (double t : stepMs) mean += t;
-    if (!stepMs.empty()) mean /= static_cast<double>(stepMs.size());
-    double median = 0.0;
-    if (!stepMs.empty()) {
-        const std::size_t n = stepMs.size();
-        median = n % 2 == 1 ? stepMs[n / 2] : 0.5 * (stepMs[n / 2 - 1] + stepMs[n / 2]);
-    }
 
     ordered_json bodies = ordered_json::array();
     double maxSpeed = 0.0;
@@ -252,10 +238,7 @@ ordered_json summarise(const World& world, const std::vector<BodyId>& ids, long 
     summary["steps"] = steps;
     summary["simulated_time"] = simulatedTime;
     summary["wall_time_s"] = wallSeconds;
-    summary["step_time_ms"] = ordered_json{{"median", median},
-                                           {"p95", percentile(stepMs, 95.0)},
-                                           {"mean", mean},
-                                           {"max", stepMs.empty() ? 0.0 : stepMs.back()}};
+    summary["step_time_ms"] = impulse::cli::stepTimeSummary(std::move(stepMs));
     summary["bodies"] = std::move(bodies);
     summary["kinetic_energy"] = world.kineticEnergy();
     summary["potential_energy"] = world.potentialEnergy();
