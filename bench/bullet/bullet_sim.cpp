@@ -25,7 +25,7 @@
 //     ~1.7x slower and collapses;
 //   - sleeping disabled on every dynamic body (DISABLE_DEACTIVATION).
 #include "scene/scene.h"
-#include "cli/step_times.h"
+#include "cli/summary_format.h"
 
 #include <btBulletDynamicsCommon.h>
 #include <nlohmann/json.hpp>
@@ -44,6 +44,8 @@
 #include <vector>
 
 namespace {
+
+using impulse::cli::shortest;
 
 using ordered_json = nlohmann::ordered_json;
 
@@ -123,15 +125,6 @@ btScalar combinedFriction(const btCollisionObject* a, const btCollisionObject* b
     return impulse::combineFriction(gFrictionRule, a->getFriction(), b->getFriction());
 }
 
-double shortest(float f) {
-    char text[32];
-    for (int digits = 1; digits <= 9; ++digits) {
-        std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(f));
-        const double d = std::strtod(text, nullptr);
-        if (static_cast<float>(d) == f) return d;
-    }
-    return static_cast<double>(f);
-}
 ordered_json vec(const btVector3& v) {
     return ordered_json::array({shortest(v.x()), shortest(v.y()), shortest(v.z())});
 }

@@ -6,7 +6,7 @@
 // of the same build give byte-identical files.
 #include "physics/world.h"
 #include "scene/scene.h"
-#include "cli/step_times.h"
+#include "cli/summary_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +24,8 @@
 #include <vector>
 
 namespace {
+
+using impulse::cli::shortest;
 
 using impulse::BodyId;
 using impulse::World;
@@ -195,17 +197,6 @@ void writeRows(std::FILE* out, const World& world, const std::vector<BodyId>& id
     }
 }
 
-// The shortest decimal that reads back as the same float, so the summary shows
-// 1.5 rather than 1.5000000596046448.
-double shortest(float f) {
-    char text[32];
-    for (int digits = 1; digits <= 9; ++digits) {
-        std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(f));
-        const double d = std::strtod(text, nullptr);
-        if (static_cast<float>(d) == f) return d;
-    }
-    return static_cast<double>(f);
-}
 
 ordered_json vec(const impulse::vec3& v) {
     return ordered_json::array({shortest(v.x), shortest(v.y), shortest(v.z)});

@@ -24,11 +24,12 @@ inline BodyId addGround(World& world, float halfSize = 50.0f, float halfHeight =
     return world.createBody(ground);
 }
 
-inline BodyId addBox(World& world, const std::string& name, const vec3& halfExtents, float mass, const vec3& position,
-                     const vec3& velocity = vec3(0.0f)) {
+// A body with the robustness tests' materials (e 0.1, mu 0.6), created or failed loudly.
+inline BodyId addBody(World& world, const std::string& name, const Shape& shape, float mass, const vec3& position,
+                      const vec3& velocity) {
     BodyDef def;
     def.name = name;
-    def.shape = Shape::box(halfExtents);
+    def.shape = shape;
     def.mass = mass;
     def.position = position;
     def.linearVelocity = velocity;
@@ -40,20 +41,14 @@ inline BodyId addBox(World& world, const std::string& name, const vec3& halfExte
     return id;
 }
 
+inline BodyId addBox(World& world, const std::string& name, const vec3& halfExtents, float mass, const vec3& position,
+                     const vec3& velocity = vec3(0.0f)) {
+    return addBody(world, name, Shape::box(halfExtents), mass, position, velocity);
+}
+
 inline BodyId addSphere(World& world, const std::string& name, float radius, float mass, const vec3& position,
                         const vec3& velocity = vec3(0.0f)) {
-    BodyDef def;
-    def.name = name;
-    def.shape = Shape::sphere(radius);
-    def.mass = mass;
-    def.position = position;
-    def.linearVelocity = velocity;
-    def.restitution = 0.1f;
-    def.friction = 0.6f;
-    FieldError error;
-    const BodyId id = world.createBody(def, &error);
-    EXPECT_TRUE(id) << error.message();
-    return id;
+    return addBody(world, name, Shape::sphere(radius), mass, position, velocity);
 }
 
 inline double totalEnergy(const World& world) { return world.kineticEnergy() + world.potentialEnergy(); }
