@@ -9,11 +9,6 @@
 namespace impulse {
 namespace {
 
-vec3 relativeVelocity(const Body& a, const Body& b, const vec3& rA, const vec3& rB) {
-    return b.linearVelocity + glm::cross(b.angularVelocity, rB) - a.linearVelocity -
-           glm::cross(a.angularVelocity, rA);
-}
-
 // n.[(I^-1 (r x n)) x r]: how much of a unit impulse along n turns into
 // velocity along n at the point through rotation.
 float angularTerm(const mat3& inverseInertia, const vec3& r, const vec3& n) {
@@ -137,7 +132,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         vec3 slip(0.0f);
         for (int i = 0; i < manifold.pointCount; ++i) {
             const ContactPoint& point = manifold.points[i];
-            slip += relativeVelocity(a, b, point.point - a.position, point.point - b.position);
+            slip += b.velocityAt(point.point) - a.velocityAt(point.point);
         }
         slip -= glm::dot(slip, n) * n;
         const float slipSpeed = glm::length(slip) / float(manifold.pointCount);
@@ -175,7 +170,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
                 cp.tangent[t] = makeAxis(a, b, point.rA, point.rB, manifold.tangent[t]);
                 point.tangentMass[t] = cp.tangent[t].mass;
             }
-            const vec3 velocity = relativeVelocity(a, b, point.rA, point.rB);
+            const vec3 velocity = b.velocityAt(point.point) - a.velocityAt(point.point);
             const float normalVelocity = glm::dot(velocity, n);
             point.normalVelocityBefore = normalVelocity;
             // Newton's law: a touching point approaching faster than the threshold

@@ -118,6 +118,7 @@ struct World::Internals {
     std::vector<Aabb> aabbs;
     std::vector<uint8_t> present;
     std::vector<uint8_t> isStatic;
+    std::vector<float> spinReach;  // how far each body's farthest point turns this pass, m
     std::vector<BodyPair> pairs;
     ContactSolverData solverData;
     DragSolver dragSolver;
@@ -351,13 +352,14 @@ void World::substep(float dt) {
     in.aabbs.resize(slotCount);
     in.present.assign(slotCount, 0);
     in.isStatic.assign(slotCount, 0);
+    in.spinReach.assign(slotCount, 0.0f);
     for (size_t i = 0; i < slotCount; ++i) {
         const Body& body = bodies_[i];
         if (!body.isAlive()) continue;
         in.present[i] = 1;
         in.isStatic[i] = body.isStatic;
-        const float sweep =
-            dt * (glm::length(body.linearVelocity) + glm::length(body.angularVelocity) * boundingRadius(body.shape));
+        in.spinReach[i] = dt * glm::length(body.angularVelocity) * boundingRadius(body.shape);
+        const float sweep = dt * glm::length(body.linearVelocity) + in.spinReach[i];
         in.aabbs[i] = shapeAabb(body.shape, body.position, body.rotation, 0.5f * kSpeculativeDistance + sweep);
     }
     in.broadPhase.findPairs(in.aabbs, in.present, in.isStatic, in.pairs);
@@ -370,10 +372,8 @@ void World::substep(float dt) {
         const Body& b = bodies_[pair.b];
         // Speculative reach: how far the closest features can approach this pass,
         // through the relative motion and through each body's spin.
-        const float margin = kSpeculativeDistance +
-                             dt * (glm::length(b.linearVelocity - a.linearVelocity) +
-                                   glm::length(a.angularVelocity) * boundingRadius(a.shape) +
-                                   glm::length(b.angularVelocity) * boundingRadius(b.shape));
+        const float margin = kSpeculativeDistance + dt * glm::length(b.linearVelocity - a.linearVelocity) +
+                             in.spinReach[pair.a] + in.spinReach[pair.b];
         const Manifold manifold = collide(ShapePose{&a.shape, a.position, a.rotation},
                                           ShapePose{&b.shape, b.position, b.rotation}, margin);
         if (manifold.pointCount == 0) continue;
