@@ -5,6 +5,8 @@
 #include <glm/gtc/constants.hpp>
 
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 
 namespace impulse {
 namespace {
@@ -193,32 +195,8 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             // Last step's friction, a world vector, seen in today's tangent directions.
             cp.tangentImpulse[0] = glm::dot(point.frictionImpulse, manifold.tangent[0]);
             cp.tangentImpulse[1] = glm::dot(point.frictionImpulse, manifold.tangent[1]);
-            cp.pushImpulse = 0.0f;
             cp.stepNormalImpulse = 0.0f;
             cp.stepFrictionImpulse = vec3(0.0f);
-        }
-    }
-}
-
-void warmStartContacts(ContactSolverData& data) {
-    for (ContactConstraint& c : data.constraints) {
-        SolverBody& a = data.bodies[c.a];
-        SolverBody& b = data.bodies[c.b];
-        for (int i = 0; i < c.pointCount; ++i) {
-            ConstraintPoint& p = c.points[i];
-            // Normal and friction impulses of the last sub-step as one impulse.
-            const vec3 friction = p.tangentImpulse[0] * c.tangent[0] + p.tangentImpulse[1] * c.tangent[1];
-            const vec3 impulse = p.normalImpulse * c.normal + friction;
-            const vec3 turnA = p.normalImpulse * p.normal.turnA + p.tangentImpulse[0] * p.tangent[0].turnA +
-                               p.tangentImpulse[1] * p.tangent[1].turnA;
-            const vec3 turnB = p.normalImpulse * p.normal.turnB + p.tangentImpulse[0] * p.tangent[0].turnB +
-                               p.tangentImpulse[1] * p.tangent[1].turnB;
-            a.linearVelocity -= a.inverseMass * impulse;
-            a.angularVelocity -= turnA;
-            b.linearVelocity += b.inverseMass * impulse;
-            b.angularVelocity += turnB;
-            p.stepNormalImpulse += p.normalImpulse;
-            p.stepFrictionImpulse += friction;
         }
     }
 }
@@ -258,68 +236,314 @@ void solveCollisions(ContactSolverData& data, int iterations) {
     }
 }
 
-void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) {
-    const float inverseH = 1.0f / h;
+// ---------------------------------------------------------------- batches
+
+namespace {
+
+constexpr int kColourCount = 64;  ///< one bit each in SolverBody colour masks
+constexpr int kOverflowColour = kColourCount;  ///< a constraint of a body with 64 colours taken: alone in its batch
+
+void setLane(Lanes& lanes, int lane, float value) { lanes.v[lane] = value; }
+void setLane(Lanes3& lanes, int lane, const vec3& value) {
+    lanes.x.v[lane] = value.x;
+    lanes.y.v[lane] = value.y;
+    lanes.z.v[lane] = value.z;
+}
+vec3 getLane(const Lanes3& lanes, int lane) { return vec3(lanes.x.v[lane], lanes.y.v[lane], lanes.z.v[lane]); }
+
+void setLane(AxisLanes& lanes, int lane, const ConstraintAxis& axis) {
+    setLane(lanes.rAxD, lane, axis.rAxD);
+    setLane(lanes.rBxD, lane, axis.rBxD);
+    setLane(lanes.turnA, lane, axis.turnA);
+    setLane(lanes.turnB, lane, axis.turnB);
+    setLane(lanes.mass, lane, axis.mass);
+}
+
+struct AxisW {
+    Vec3W rAxD, rBxD, turnA, turnB;
+    FloatW mass;
+};
+AxisW load(const AxisLanes& lanes) {
+    return {load(lanes.rAxD), load(lanes.rBxD), load(lanes.turnA), load(lanes.turnB), load(lanes.mass)};
+}
+
+// One 8-float block of each lane's body, transposed: columns 0-2 and 3-5 are
+// two vectors (velocity and angular velocity, or their push counterparts).
+struct BodyBlock {
+    float* rows[kSimdWidth];
+    FloatW columns[8];
+    BodyBlock(std::vector<SolverBody>& bodies, const uint32_t* slots, size_t offset) {
+        for (int lane = 0; lane < kSimdWidth; ++lane) {
+            rows[lane] = reinterpret_cast<float*>(reinterpret_cast<char*>(&bodies[slots[lane]]) + offset);
+        }
+        transposeLoad(rows, columns);
+    }
+    Vec3W first() const { return {columns[0], columns[1], columns[2]}; }
+    Vec3W second() const { return {columns[3], columns[4], columns[5]}; }
+    void set(const Vec3W& first, const Vec3W& second) {
+        columns[0] = first.x, columns[1] = first.y, columns[2] = first.z;
+        columns[3] = second.x, columns[4] = second.y, columns[5] = second.z;
+    }
+    void store() { transposeStore(rows, columns); }
+};
+static_assert(offsetof(SolverBody, linearVelocity) == 0 && offsetof(SolverBody, angularVelocity) == 12 &&
+                  offsetof(SolverBody, inverseMass) == 24,
+              "velocity block: v, w, 1/m");
+static_assert(offsetof(SolverBody, pushLinearVelocity) == 32 && offsetof(SolverBody, pushAngularVelocity) == 44,
+              "push block: v, w");
+static_assert(offsetof(SolverBody, deltaPosition) == 64 && offsetof(SolverBody, orientation) == 76,
+              "pose block: delta position, orientation x y z w");
+static_assert(sizeof(SolverBody) == 96, "three blocks of 8 floats");
+constexpr size_t kVelocityBlock = offsetof(SolverBody, linearVelocity);
+constexpr size_t kPushBlock = offsetof(SolverBody, pushLinearVelocity);
+constexpr size_t kPoseBlock = offsetof(SolverBody, deltaPosition);
+
+// glm's q * v, lane by lane: v + 2 (w (u x v) + u x (u x v)), u = (x, y, z).
+Vec3W rotate(const FloatW q[4], const Vec3W& v) {
+    const Vec3W u{q[0], q[1], q[2]};
+    const Vec3W uv = cross(u, v);
+    const Vec3W uuv = cross(u, uv);
+    const FloatW two = splat(2.0f);
+    return v + two * (q[3] * uv + uuv);
+}
+
+FloatW axisVelocity(const Vec3W& vA, const Vec3W& wA, const Vec3W& vB, const Vec3W& wB, const Vec3W& direction,
+                    const AxisW& axis) {
+    return dot(vB - vA, direction) + dot(wB, axis.rBxD) - dot(wA, axis.rAxD);
+}
+
+}  // namespace
+
+void buildContactBatches(ContactSolverData& data) {
+    // Greedy colouring in manifold order; the static slot 0 never takes a colour.
     const size_t count = data.constraints.size();
+    data.slotColours.assign(data.bodies.size(), 0);
+    std::vector<uint32_t>& order = data.batchOrder;
+    order.resize(count);
+    // Counting sort by (colour, most points first): a batch's lanes then
+    // mostly have the same number of points.
+    constexpr int kKeys = (kColourCount + 1) * kMaxManifoldPoints;
+    std::vector<uint32_t> keyOf(count);
+    uint32_t bucketStart[kKeys + 1] = {};
     for (size_t m = 0; m < count; ++m) {
-        ContactConstraint& c = data.constraints[reverse ? count - 1 - m : m];
-        SolverBody& a = data.bodies[c.a];
-        SolverBody& b = data.bodies[c.b];
-        const int pointCount = c.pointCount;
+        const ContactConstraint& c = data.constraints[m];
+        const uint64_t used = data.slotColours[c.a] | data.slotColours[c.b];
+        int colour = kOverflowColour;
+        if (used != ~uint64_t(0)) {
+            colour = __builtin_ctzll(~used);
+            if (c.a != 0) data.slotColours[c.a] |= uint64_t(1) << colour;
+            if (c.b != 0) data.slotColours[c.b] |= uint64_t(1) << colour;
+        }
+        keyOf[m] = uint32_t(colour * kMaxManifoldPoints + (kMaxManifoldPoints - c.pointCount));
+        ++bucketStart[keyOf[m] + 1];
+    }
+    for (int k = 0; k < kKeys; ++k) bucketStart[k + 1] += bucketStart[k];
+    for (size_t m = 0; m < count; ++m) order[bucketStart[keyOf[m]]++] = uint32_t(m);
+
+    data.batches.clear();
+    data.batchPoints.clear();
+    for (size_t next = 0; next < count;) {
+        ContactBatch& batch = data.batches.emplace_back();
+        batch.firstPoint = uint32_t(data.batchPoints.size());
+        const uint32_t colour = keyOf[order[next]] / kMaxManifoldPoints;
+        batch.pointCount = data.constraints[order[next]].pointCount;
+        data.batchPoints.resize(data.batchPoints.size() + size_t(batch.pointCount));
+        BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        const int laneCount = colour == kOverflowColour ? 1 : kSimdWidth;
+        for (int lane = 0; lane < kSimdWidth; ++lane) {
+            const bool filled = lane < laneCount && next < count && keyOf[order[next]] / kMaxManifoldPoints == colour;
+            if (!filled) {
+                batch.a[lane] = batch.b[lane] = 0;
+                batch.constraint[lane] = -1;
+                continue;
+            }
+            const uint32_t m = order[next++];
+            const ContactConstraint& c = data.constraints[m];
+            batch.a[lane] = c.a;
+            batch.b[lane] = c.b;
+            batch.constraint[lane] = int32_t(m);
+            setLane(batch.normal, lane, c.normal);
+            setLane(batch.tangent[0], lane, c.tangent[0]);
+            setLane(batch.tangent[1], lane, c.tangent[1]);
+            uint32_t allBits = ~uint32_t(0);
+            float mask;
+            std::memcpy(&mask, &allBits, sizeof mask);
+            setLane(batch.anchorTurnsA, lane, c.anchorTurnsA ? mask : 0.0f);
+            setLane(batch.anchorTurnsB, lane, c.anchorTurnsB ? mask : 0.0f);
+            for (int i = 0; i < c.pointCount; ++i) {
+                const ConstraintPoint& cp = c.points[i];
+                BatchPoint& p = points[i];
+                setLane(p.normal, lane, cp.normal);
+                setLane(p.tangent[0], lane, cp.tangent[0]);
+                setLane(p.tangent[1], lane, cp.tangent[1]);
+                setLane(p.anchorA, lane, cp.anchorA);
+                setLane(p.anchorB, lane, cp.anchorB);
+                setLane(p.adjustedSeparation, lane, cp.adjustedSeparation);
+                setLane(p.separation, lane, cp.separation);
+                setLane(p.friction, lane, c.pointFriction[i]);
+                setLane(p.normalImpulse, lane, cp.normalImpulse);
+                setLane(p.tangentImpulse[0], lane, cp.tangentImpulse[0]);
+                setLane(p.tangentImpulse[1], lane, cp.tangentImpulse[1]);
+                setLane(p.stepNormalImpulse, lane, cp.stepNormalImpulse);
+            }
+        }
+    }
+}
+
+void storeBatchImpulses(ContactSolverData& data) {
+    for (const ContactBatch& batch : data.batches) {
+        const BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        for (int lane = 0; lane < kSimdWidth; ++lane) {
+            if (batch.constraint[lane] < 0) continue;
+            ContactConstraint& c = data.constraints[size_t(batch.constraint[lane])];
+            for (int i = 0; i < c.pointCount; ++i) {
+                const BatchPoint& p = points[i];
+                ConstraintPoint& cp = c.points[i];
+                cp.normalImpulse = p.normalImpulse.v[lane];
+                cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
+                cp.tangentImpulse[1] = p.tangentImpulse[1].v[lane];
+                cp.stepNormalImpulse = p.stepNormalImpulse.v[lane];
+                // The tangents are fixed for the step, so the sums along them add up to the vector.
+                cp.stepFrictionImpulse += p.stepTangentImpulse[0].v[lane] * getLane(batch.tangent[0], lane) +
+                                          p.stepTangentImpulse[1].v[lane] * getLane(batch.tangent[1], lane);
+            }
+        }
+    }
+}
+
+void warmStartContacts(ContactSolverData& data) {
+    for (ContactBatch& batch : data.batches) {
+        BodyBlock blockA(data.bodies, batch.a, kVelocityBlock);
+        BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
+        Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
+        const FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
+        const Vec3W normal = load(batch.normal), tangent0 = load(batch.tangent[0]), tangent1 = load(batch.tangent[1]);
+        BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        for (int i = 0; i < batch.pointCount; ++i) {
+            BatchPoint& p = points[i];
+            // Normal and friction impulses of the last sub-step as one impulse.
+            const FloatW normalImpulse = load(p.normalImpulse);
+            const FloatW tangentImpulse0 = load(p.tangentImpulse[0]), tangentImpulse1 = load(p.tangentImpulse[1]);
+            const Vec3W impulse = normalImpulse * normal + (tangentImpulse0 * tangent0 + tangentImpulse1 * tangent1);
+            const Vec3W turnA = normalImpulse * load(p.normal.turnA) + tangentImpulse0 * load(p.tangent[0].turnA) +
+                                tangentImpulse1 * load(p.tangent[1].turnA);
+            const Vec3W turnB = normalImpulse * load(p.normal.turnB) + tangentImpulse0 * load(p.tangent[0].turnB) +
+                                tangentImpulse1 * load(p.tangent[1].turnB);
+            vA = vA - inverseMassA * impulse;
+            wA = wA - turnA;
+            vB = vB + inverseMassB * impulse;
+            wB = wB + turnB;
+            store(p.stepNormalImpulse, load(p.stepNormalImpulse) + normalImpulse);
+            store(p.stepTangentImpulse[0], load(p.stepTangentImpulse[0]) + tangentImpulse0);
+            store(p.stepTangentImpulse[1], load(p.stepTangentImpulse[1]) + tangentImpulse1);
+        }
+        // A before B: an empty lane's slot 0 is both, and gets its zeros back either way.
+        blockA.set(vA, wA);
+        blockA.store();
+        blockB.set(vB, wB);
+        blockB.store();
+    }
+}
+
+void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) {
+    const FloatW inverseH = splat(1.0f / h);
+    const FloatW zero = splat(0.0f);
+    const size_t count = data.batches.size();
+    for (size_t index = 0; index < count; ++index) {
+        ContactBatch& batch = data.batches[reverse ? count - 1 - index : index];
+        BodyBlock blockA(data.bodies, batch.a, kVelocityBlock);
+        BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
+        Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
+        const FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
+        const Vec3W normal = load(batch.normal);
+        const Vec3W tangent[2] = {load(batch.tangent[0]), load(batch.tangent[1])};
+        BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        const int pointCount = batch.pointCount;
         // Friction first: its bound uses the normal impulse accumulated so far,
         // and the normal solve that follows then has the last word on penetration.
         for (int k = 0; k < pointCount; ++k) {
-            const int i = reverse ? pointCount - 1 - k : k;
-            ConstraintPoint& p = c.points[i];
-            // No normal load and no friction to undo: nothing to do (a speculative point).
-            if (p.normalImpulse == 0.0f && p.tangentImpulse[0] == 0.0f && p.tangentImpulse[1] == 0.0f) continue;
+            BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
+            const AxisW axis0 = load(p.tangent[0]), axis1 = load(p.tangent[1]);
             // The impulse that would stop sliding, per tangent direction...
-            const float lambda0 = -p.tangent[0].mass * axisVelocity(a, b, c.tangent[0], p.tangent[0]);
-            const float lambda1 = -p.tangent[1].mass * axisVelocity(a, b, c.tangent[1], p.tangent[1]);
+            const FloatW lambda0 = -axis0.mass * axisVelocity(vA, wA, vB, wB, tangent[0], axis0);
+            const FloatW lambda1 = -axis1.mass * axisVelocity(vA, wA, vB, wB, tangent[1], axis1);
             // ...with the accumulated total kept inside the Coulomb cone |j_t| <= mu j_n.
-            const float bound = c.pointFriction[i] * p.normalImpulse;
-            float total0 = p.tangentImpulse[0] + lambda0;
-            float total1 = p.tangentImpulse[1] + lambda1;
-            const float lengthSquared = total0 * total0 + total1 * total1;
-            if (lengthSquared > bound * bound) {
-                const float scale = bound / std::sqrt(lengthSquared);
-                total0 *= scale;
-                total1 *= scale;
+            // A point with no load gets bound 0: nothing applied, as it should.
+            const FloatW bound = load(p.friction) * load(p.normalImpulse);
+            const FloatW old0 = load(p.tangentImpulse[0]), old1 = load(p.tangentImpulse[1]);
+            FloatW total0 = old0 + lambda0, total1 = old1 + lambda1;
+            const FloatW lengthSquared = total0 * total0 + total1 * total1;
+            const FloatW outside = greater(lengthSquared, bound * bound);
+            // max() keeps lanes inside the cone (possibly 0/0) from dividing by zero.
+            const FloatW scale = bound / sqrt(max(lengthSquared, splat(1e-30f)));
+            total0 = select(outside, total0 * scale, total0);
+            total1 = select(outside, total1 * scale, total1);
+            const FloatW applied0 = total0 - old0, applied1 = total1 - old1;
+            const Vec3W impulse = applied0 * tangent[0] + applied1 * tangent[1];
+            vA = vA - inverseMassA * impulse;
+            wA = wA - (applied0 * axis0.turnA + applied1 * axis1.turnA);
+            vB = vB + inverseMassB * impulse;
+            wB = wB + (applied0 * axis0.turnB + applied1 * axis1.turnB);
+            store(p.tangentImpulse[0], total0);
+            store(p.tangentImpulse[1], total1);
+            store(p.stepTangentImpulse[0], load(p.stepTangentImpulse[0]) + applied0);
+            store(p.stepTangentImpulse[1], load(p.stepTangentImpulse[1]) + applied1);
+        }
+        // j = -(v_rel.n - target) / k_n, the target being -s/h for a gap (close
+        // it, no more), else 0; the accumulated total stays >= 0 (contacts only push).
+        const auto solveNormal = [&](BatchPoint& p, const AxisW& axis, FloatW separation) {
+            const FloatW target = select(greater(separation, zero), -separation * inverseH, zero);
+            const FloatW oldImpulse = load(p.normalImpulse);
+            const FloatW lambda = -axis.mass * (axisVelocity(vA, wA, vB, wB, normal, axis) - target);
+            const FloatW total = max(oldImpulse + lambda, zero);
+            const FloatW applied = total - oldImpulse;
+            vA = vA - (inverseMassA * applied) * normal;
+            wA = wA - applied * axis.turnA;
+            vB = vB + (inverseMassB * applied) * normal;
+            wB = wB + applied * axis.turnB;
+            store(p.normalImpulse, total);
+            store(p.stepNormalImpulse, load(p.stepNormalImpulse) + applied);
+        };
+        if (sweep == Sweep::Relax) {
+            for (int k = 0; k < pointCount; ++k) {
+                BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
+                solveNormal(p, load(p.normal), load(p.separation));
             }
-            const float applied0 = total0 - p.tangentImpulse[0], applied1 = total1 - p.tangentImpulse[1];
-            applyTangential(a, b, c, p, applied0, applied1);
-            p.tangentImpulse[0] = total0;
-            p.tangentImpulse[1] = total1;
+        } else {
+            BodyBlock pushA(data.bodies, batch.a, kPushBlock);
+            BodyBlock pushB(data.bodies, batch.b, kPushBlock);
+            Vec3W pvA = pushA.first(), pwA = pushA.second(), pvB = pushB.first(), pwB = pushB.second();
+            for (int k = 0; k < pointCount; ++k) {
+                BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
+                const AxisW axis = load(p.normal);
+                const FloatW separation = load(p.separation);
+                solveNormal(p, axis, separation);
+                // Split impulse: push overlap beyond the slop apart at a fraction of
+                // it per sub-step, capped, on pseudo-velocities only. Points neither
+                // overlapping nor pushed yet this sub-step are left alone.
+                const FloatW overlap = -(separation + splat(kPushoutSlop));
+                const FloatW oldPush = load(p.pushImpulse);
+                const FloatW active = greater(overlap, zero) | notEqual(oldPush, zero);
+                const FloatW pushTarget =
+                    min(splat(kPushoutRate) * max(overlap, zero) * inverseH, splat(kMaxPushoutSpeed));
+                const FloatW pushVelocity = axisVelocity(pvA, pwA, pvB, pwB, normal, axis);
+                const FloatW pushTotal = max(oldPush - axis.mass * (pushVelocity - pushTarget), zero);
+                const FloatW pushApplied = select(active, pushTotal - oldPush, zero);
+                store(p.pushImpulse, select(active, pushTotal, oldPush));
+                pvA = pvA - (inverseMassA * pushApplied) * normal;
+                pwA = pwA - pushApplied * axis.turnA;
+                pvB = pvB + (inverseMassB * pushApplied) * normal;
+                pwB = pwB + pushApplied * axis.turnB;
+            }
+            pushA.set(pvA, pwA);
+            pushA.store();
+            pushB.set(pvB, pwB);
+            pushB.store();
         }
-        for (int k = 0; k < pointCount; ++k) {
-            ConstraintPoint& p = c.points[reverse ? pointCount - 1 - k : k];
-            const float separation = p.separation;
-            // j = -(v_rel.n - target) / k_n, the target being -s/h for a gap (close
-            // it, no more), else 0; the accumulated total stays >= 0 (contacts only push).
-            const float target = separation > 0.0f ? -separation * inverseH : 0.0f;
-            const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
-            const float lambda = -p.normal.mass * (normalVelocity - target);
-            const float total = std::max(p.normalImpulse + lambda, 0.0f);
-            const float applied = total - p.normalImpulse;
-            applyAlong(a, b, c.normal, p.normal, applied);
-            p.normalImpulse = total;
-            p.stepNormalImpulse += applied;
-            // Split impulse: push overlap beyond the slop apart at a fraction of
-            // it per sub-step, capped, on pseudo-velocities only.
-            const float overlap = -(separation + kPushoutSlop);
-            if (sweep == Sweep::Relax || (overlap <= 0.0f && p.pushImpulse == 0.0f)) continue;
-            const float pushTarget = std::min(kPushoutRate * std::max(overlap, 0.0f) * inverseH, kMaxPushoutSpeed);
-            const float pushVelocity = glm::dot(b.pushLinearVelocity - a.pushLinearVelocity, c.normal) +
-                                       glm::dot(b.pushAngularVelocity, p.normal.rBxD) -
-                                       glm::dot(a.pushAngularVelocity, p.normal.rAxD);
-            const float pushTotal = std::max(p.pushImpulse - p.normal.mass * (pushVelocity - pushTarget), 0.0f);
-            const float pushApplied = pushTotal - p.pushImpulse;
-            p.pushImpulse = pushTotal;
-            a.pushLinearVelocity -= (a.inverseMass * pushApplied) * c.normal;
-            a.pushAngularVelocity -= pushApplied * p.normal.turnA;
-            b.pushLinearVelocity += (b.inverseMass * pushApplied) * c.normal;
-            b.pushAngularVelocity += pushApplied * p.normal.turnB;
-        }
+        blockA.set(vA, wA);
+        blockA.store();
+        blockB.set(vB, wB);
+        blockB.store();
     }
 }
 
@@ -347,16 +571,23 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     }
     // Separations now, from how far the bodies moved since the start of the
     // step; the relax sweep and the next solve both see these poses.
-    for (ContactConstraint& c : data.constraints) {
-        const SolverBody& a = data.bodies[c.a];
-        const SolverBody& b = data.bodies[c.b];
-        for (int i = 0; i < c.pointCount; ++i) {
-            ConstraintPoint& p = c.points[i];
-            p.pushImpulse = 0.0f;
-            const vec3 anchorA = c.anchorTurnsA ? rotate(a.orientation, p.anchorA) : p.anchorA;
-            const vec3 anchorB = c.anchorTurnsB ? rotate(b.orientation, p.anchorB) : p.anchorB;
-            const vec3 moved = b.deltaPosition - a.deltaPosition + anchorB - anchorA;
-            p.separation = glm::dot(moved, c.normal) + p.adjustedSeparation;
+    const FloatW zero = splat(0.0f);
+    for (ContactBatch& batch : data.batches) {
+        const BodyBlock poseA(data.bodies, batch.a, kPoseBlock);
+        const BodyBlock poseB(data.bodies, batch.b, kPoseBlock);
+        const Vec3W moved = poseB.first() - poseA.first();
+        const FloatW* orientationA = &poseA.columns[3];
+        const FloatW* orientationB = &poseB.columns[3];
+        const FloatW turnsA = load(batch.anchorTurnsA), turnsB = load(batch.anchorTurnsB);
+        const Vec3W normal = load(batch.normal);
+        BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        for (int i = 0; i < batch.pointCount; ++i) {
+            BatchPoint& p = points[i];
+            const Vec3W anchorA = load(p.anchorA), anchorB = load(p.anchorB);
+            const Vec3W turnedA = select(turnsA, rotate(orientationA, anchorA), anchorA);
+            const Vec3W turnedB = select(turnsB, rotate(orientationB, anchorB), anchorB);
+            store(p.separation, dot(moved + turnedB - turnedA, normal) + load(p.adjustedSeparation));
+            store(p.pushImpulse, zero);
         }
     }
 }

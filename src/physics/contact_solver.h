@@ -13,11 +13,14 @@
 // Manifolds (ContactManifold) persist between steps and carry the accumulated
 // impulses. Each step they are turned into solver constraints over compact
 // solver bodies, with r x n and I^-1 (r x n) precomputed, so the inner loop is
-// dot products and scaled adds.
+// dot products and scaled adds. For the sub-steps the constraints are coloured
+// (no two of a colour share a dynamic body) and packed into batches solved
+// kSimdWidth at a time, one manifold per lane (simd.h).
 #pragma once
 
 #include "physics/body.h"
 #include "physics/manifold.h"
+#include "physics/simd.h"
 
 #include <cstdint>
 #include <vector>
@@ -58,15 +61,19 @@ struct ContactManifold {
 
 /// The state the sub-steps work on: velocities and the motion since the start
 /// of the step. Static bodies share slot 0, which has zero inverse mass and
-/// stays at rest.
-struct SolverBody {
+/// stays at rest. Three blocks of 8 floats, each loaded for a batch of
+/// contacts by one transpose: velocities, pseudo-velocities, pose.
+struct alignas(32) SolverBody {
     vec3 linearVelocity{0.0f};
-    float inverseMass = 0.0f;
     vec3 angularVelocity{0.0f};
-    vec3 deltaPosition{0.0f};                    ///< moved since the start of the step
-    quat orientation{1.0f, 0.0f, 0.0f, 0.0f};    ///< now
+    float inverseMass = 0.0f;
+    float padding0 = 0.0f;
     vec3 pushLinearVelocity{0.0f};   ///< split-impulse pseudo-velocities, dropped after each sub-step
     vec3 pushAngularVelocity{0.0f};
+    float padding1[2] = {0.0f, 0.0f};
+    vec3 deltaPosition{0.0f};                    ///< moved since the start of the step
+    quat orientation{1.0f, 0.0f, 0.0f, 0.0f};    ///< now; stored x, y, z, w
+    float padding2 = 0.0f;
 };
 
 /// Jacobian pieces of one direction d at one point: the velocity along d is
@@ -86,7 +93,7 @@ struct ConstraintPoint {
     /// contact stays under its centre as it rolls; static bodies do not move).
     vec3 anchorA{0.0f}, anchorB{0.0f};
     float adjustedSeparation = 0.0f;    ///< separation - (rB - rA).n, so s = (dB - dA).n + this
-    float separation = 0.0f;            ///< now: after the last move
+    float separation = 0.0f;            ///< at the start of the step
     float approachVelocity = 0.0f;      ///< v_rel.n at the start of the step
     bool collides = false;              ///< touching and approaching faster than the threshold
     float restitutionTarget = 0.0f;     ///< -e v_n for a collision, else 0
@@ -94,7 +101,6 @@ struct ConstraintPoint {
     float collisionFriction[2] = {0.0f, 0.0f};
     float normalImpulse = 0.0f;
     float tangentImpulse[2] = {0.0f, 0.0f};
-    float pushImpulse = 0.0f;           ///< split (position-only) impulse of this sub-step
     float stepNormalImpulse = 0.0f;
     vec3 stepFrictionImpulse{0.0f};
 };
@@ -111,6 +117,41 @@ struct ContactConstraint {
     ConstraintPoint points[kMaxManifoldPoints];
 };
 
+/// Lane-parallel form of a ConstraintAxis.
+struct AxisLanes {
+    Lanes3 rAxD, rBxD, turnA, turnB;
+    Lanes mass;
+};
+
+/// Lane-parallel form of the i-th point of each lane's manifold. A lane whose
+/// manifold has fewer points holds zeros here, which solve to zero impulses.
+struct BatchPoint {
+    AxisLanes normal;
+    AxisLanes tangent[2];
+    Lanes3 anchorA, anchorB;
+    Lanes adjustedSeparation;
+    Lanes separation;  ///< now: after the last move
+    Lanes friction;    ///< mu
+    Lanes normalImpulse;
+    Lanes tangentImpulse[2];
+    Lanes pushImpulse;  ///< split (position-only) impulse of this sub-step
+    Lanes stepNormalImpulse;
+    Lanes stepTangentImpulse[2];
+};
+
+/// Up to kSimdWidth manifolds of one colour, solved side by side, one per
+/// lane. No two lanes share a dynamic body, so their impulses commute and a
+/// batch gives exactly what solving its manifolds one after another would.
+struct ContactBatch {
+    uint32_t a[kSimdWidth] = {}, b[kSimdWidth] = {};  ///< solver slots; an empty lane uses slot 0 twice
+    int32_t constraint[kSimdWidth] = {};             ///< index into constraints, -1 for an empty lane
+    uint32_t firstPoint = 0;                          ///< into ContactSolverData::batchPoints
+    int pointCount = 0;                               ///< the most points of any lane
+    Lanes3 normal;
+    Lanes3 tangent[2];
+    Lanes anchorTurnsA, anchorTurnsB;  ///< lane masks (all bits set: the anchor turns with the body)
+};
+
 /// Working set of one step's solve.
 struct ContactSolverData {
     std::vector<SolverBody> bodies;       ///< slot 0: the shared static body
@@ -118,6 +159,10 @@ struct ContactSolverData {
     std::vector<uint32_t> gyroscopicSlots;  ///< slots of bodies whose inertia is not isotropic
     std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
+    std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
+    std::vector<BatchPoint> batchPoints;
+    std::vector<uint64_t> slotColours;      ///< per solver slot: the colours its constraints use
+    std::vector<uint32_t> batchOrder;       ///< scratch: constraints sorted by colour
 };
 
 /// Builds the solver manifold of a fresh narrowphase result, carrying over the
@@ -130,8 +175,6 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a,
 /// manifold (effective masses, tangents, anchors, restitution targets).
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
                      float restitutionThreshold, ContactSolverData& data);
-/// Applies the impulses of the previous sub-step (or step) again.
-void warmStartContacts(ContactSolverData& data);
 /// Collisions of this step (touching points approaching faster than the
 /// restitution threshold): classic sequential impulses with
 /// the Newton target -e v_n and Coulomb friction, `iterations` sweeps over the
@@ -140,20 +183,31 @@ void warmStartContacts(ContactSolverData& data);
 /// the bodies separate. One point, one sweep: exactly the textbook impulse.
 void solveCollisions(ContactSolverData& data, int iterations);
 
+/// Colours the constraints (greedily, in manifold order: no two constraints of
+/// a colour share a dynamic body) and packs each colour into batches for the
+/// sub-steps, carrying the impulses accumulated so far.
+void buildContactBatches(ContactSolverData& data);
+/// The batches' impulses back into the constraints, after the sub-steps.
+void storeBatchImpulses(ContactSolverData& data);
+
+/// Applies the impulses of the previous sub-step (or step) again.
+void warmStartContacts(ContactSolverData& data);
+
 /// The sweeps of a sub-step.
 enum class Sweep : uint8_t {
     Solve,  ///< before the move: rigid contacts, speculative gaps, split push-out
     Relax,  ///< after the move: the velocities again, no push-out
 };
 
-/// One sequential-impulse sweep over a sub-step of length h: friction, then the
-/// rigid normal impulse on the velocities (a speculative point, s > 0, may
-/// close its gap but no more), then in Solve the split push-out impulse on the
-/// pseudo-velocities of overlapping points. `reverse` walks backwards.
+/// One sequential-impulse sweep over the batches for a sub-step of length h:
+/// friction, then the rigid normal impulse on the velocities (a speculative
+/// point, s > 0, may close its gap but no more), then in Solve the split
+/// push-out impulse on the pseudo-velocities of overlapping points. `reverse`
+/// walks backwards.
 void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse);
 /// Moves the solver bodies by one sub-step (velocity plus push pseudo-velocity,
 /// which is then dropped), with the L-preserving rotation for bodies whose
-/// inertia is not isotropic, and updates the separation of every point.
+/// inertia is not isotropic, and updates the separation of every batched point.
 void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h);
 /// Newton's law for points that pushed this step after approaching faster than
 /// the threshold but were not seen as collisions beforehand (a speculative gap

@@ -400,6 +400,7 @@ void World::substep(float dt) {
 
     // 3. Collisions, from the velocities before the solve.
     solveCollisions(in.solverData, settings_.velocityIterations);
+    buildContactBatches(in.solverData);
 
     // 4. Sub-steps: gravity, warm start, solve (with the drag and the split
     // push-out), move, relax.
@@ -426,6 +427,7 @@ void World::substep(float dt) {
         // Relax: the velocities again, now against the moved bodies, no push.
         solveContacts(in.solverData, h, Sweep::Relax, !reverse);
     }
+    storeBatchImpulses(in.solverData);
     if (dragged) drag_.force = in.dragSolver.impulse / h;
 
     // 5. Newton's restitution for collisions found during the sub-steps, then

@@ -49,12 +49,14 @@ struct OneContact {
 // with the results written back for inspection.
 void runSubSteps(OneContact& c, float h, int subSteps) {
     solveCollisions(c.data, subSteps);
+    buildContactBatches(c.data);
     for (int i = 0; i < subSteps; ++i) {
         if (i > 0) warmStartContacts(c.data);
         solveContacts(c.data, h, Sweep::Solve, i % 2 == 1);
         integrateSolverPositions(c.data, c.bodies, h);
         solveContacts(c.data, h, Sweep::Relax, i % 2 == 0);
     }
+    storeBatchImpulses(c.data);
     applyRestitution(c.data, 1.0f);
     finishContacts(c.data, c.manifolds, c.bodies);
 }
