@@ -38,6 +38,13 @@ inline constexpr float kStickSpeed = 0.01f;
 // fails, e.g. after a manifold switches reference face (m).
 inline constexpr float kContactMatchDistance = 0.05f;
 
+// A box-box manifold is reused while the two boxes move less than this
+// relative to each other since it was computed (m), and turn less than
+// the angle whose half has cosine kManifoldReuseCosHalfAngle: cos(0.25 deg), the half angle of 0.5 deg. At 0.5 deg a
+// corner 1 m from the centre moves 9 mm, inside the 1 cm speculative reach.
+inline constexpr float kManifoldReuseDistance = 0.001f;
+inline constexpr float kManifoldReuseCosHalfAngle = 0.99999048f;
+
 // Angular speed cap (rad/s): keeps a badly tuned inertia tensor from spinning a
 // body faster than collision detection can follow. A billiard ball rolling at
 // 8 m/s spins at 280 rad/s, so the cap sits above that.

@@ -56,6 +56,7 @@ struct ContactManifold {
     float restitution = 0.0f, friction = 0.0f, staticFriction = 0.0f;
     int pointCount = 0;
     ContactPoint points[kMaxManifoldPoints];
+    ManifoldCache cache;  ///< the narrowphase result behind the points (box pairs)
     uint64_t key() const { return (uint64_t(a) << 32) | b; }
 };
 

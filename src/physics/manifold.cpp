@@ -353,4 +353,38 @@ Manifold collide(const ShapePose& a, const ShapePose& b, float margin) {
     return collideBoxes(a, b, margin);
 }
 
+ManifoldCache cacheManifold(const Manifold& manifold, const BodyPose& a, const BodyPose& b) {
+    ManifoldCache cache;
+    cache.valid = true;
+    cache.relativePosition = glm::transpose(*a.rotation) * (b.position - a.position);
+    cache.relativeOrientation = glm::conjugate(a.orientation) * b.orientation;
+    cache.localNormal = glm::transpose(*a.rotation) * manifold.normal;
+    cache.pointCount = manifold.pointCount;
+    for (int i = 0; i < manifold.pointCount; ++i) {
+        const ManifoldPoint& point = manifold.points[i];
+        const vec3 halfGap = (0.5f * point.separation) * manifold.normal;
+        cache.localSurfaceA[i] = glm::transpose(*a.rotation) * (point.point - halfGap - a.position);
+        cache.localSurfaceB[i] = glm::transpose(*b.rotation) * (point.point + halfGap - b.position);
+        cache.ids[i] = point.id;
+    }
+    return cache;
+}
+
+bool reuseManifold(const ManifoldCache& cache, const BodyPose& a, const BodyPose& b, Manifold& out) {
+    if (!cache.valid) return false;
+    const vec3 moved = glm::transpose(*a.rotation) * (b.position - a.position) - cache.relativePosition;
+    if (glm::dot(moved, moved) > kManifoldReuseDistance * kManifoldReuseDistance) return false;
+    // |q1.q2| = cos(theta / 2) for the rotation theta between the two relative orientations.
+    const quat turned = glm::conjugate(a.orientation) * b.orientation;
+    if (std::fabs(glm::dot(turned, cache.relativeOrientation)) < kManifoldReuseCosHalfAngle) return false;
+    out.normal = *a.rotation * cache.localNormal;
+    out.pointCount = cache.pointCount;
+    for (int i = 0; i < cache.pointCount; ++i) {
+        const vec3 surfaceA = a.position + *a.rotation * cache.localSurfaceA[i];
+        const vec3 surfaceB = b.position + *b.rotation * cache.localSurfaceB[i];
+        out.points[i] = ManifoldPoint{0.5f * (surfaceA + surfaceB), glm::dot(surfaceB - surfaceA, out.normal), cache.ids[i]};
+    }
+    return true;
+}
+
 }  // namespace impulse

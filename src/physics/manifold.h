@@ -33,6 +33,35 @@ struct Manifold {
 /// points have 0 < separation <= margin). pointCount is 0 when farther apart.
 Manifold collide(const ShapePose& a, const ShapePose& b, float margin);
 
+/// A box-box manifold kept in the bodies' own frames with the relative pose it
+/// was computed at (as Jolt's body-pair cache does). Resting boxes barely move
+/// relative to each other, and their contact points are material points of
+/// both boxes, so while the relative pose stays within kManifoldReuseDistance
+/// and kManifoldReuseCosHalfAngle the cached points, carried by the bodies, replace a
+/// fresh narrowphase run.
+struct ManifoldCache {
+    bool valid = false;
+    vec3 relativePosition{0.0f};                        ///< B's centre in A's frame
+    quat relativeOrientation{1.0f, 0.0f, 0.0f, 0.0f};   ///< conj(q_A) q_B
+    vec3 localNormal{0.0f};                             ///< in A's frame
+    int pointCount = 0;
+    vec3 localSurfaceA[kMaxManifoldPoints];             ///< on A's surface, A's frame
+    vec3 localSurfaceB[kMaxManifoldPoints];             ///< on B's surface, B's frame
+    uint32_t ids[kMaxManifoldPoints] = {};
+};
+
+/// A pose with both forms of its rotation.
+struct BodyPose {
+    vec3 position{0.0f};
+    quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
+    const mat3* rotation = nullptr;  ///< of orientation
+};
+
+ManifoldCache cacheManifold(const Manifold& manifold, const BodyPose& a, const BodyPose& b);
+/// The cached manifold at today's poses, if A and B moved little enough
+/// relative to each other since it was computed; false otherwise.
+bool reuseManifold(const ManifoldCache& cache, const BodyPose& a, const BodyPose& b, Manifold& out);
+
 Manifold collideSpheres(const ShapePose& a, const ShapePose& b, float margin);
 Manifold collideSphereBox(const ShapePose& sphere, const ShapePose& box, float margin);
 Manifold collideBoxes(const ShapePose& a, const ShapePose& b, float margin);

@@ -374,23 +374,35 @@ void World::substep(float dt) {
         // through the relative motion and through each body's spin.
         const float margin = kSpeculativeDistance + dt * glm::length(b.linearVelocity - a.linearVelocity) +
                              in.spinReach[pair.a] + in.spinReach[pair.b];
-        const Manifold manifold = collide(ShapePose{&a.shape, a.position, a.rotation},
-                                          ShapePose{&b.shape, b.position, b.rotation}, margin);
-        if (manifold.pointCount == 0) continue;
         // Both lists are sorted by pair key: walk them together to find last step's manifold.
         while (previousIndex < in.previousManifolds.size() && in.previousManifolds[previousIndex].key() < pair.key()) {
             ++previousIndex;
         }
-        const bool hasPrevious = previousIndex < in.previousManifolds.size() &&
-                                 in.previousManifolds[previousIndex].key() == pair.key();
+        const ContactManifold* previous = previousIndex < in.previousManifolds.size() &&
+                                                  in.previousManifolds[previousIndex].key() == pair.key()
+                                              ? &in.previousManifolds[previousIndex]
+                                              : nullptr;
+        const BodyPose poseA{a.position, a.orientation, &a.rotation};
+        const BodyPose poseB{b.position, b.orientation, &b.rotation};
+        Manifold manifold;
+        ManifoldCache cache;
+        if (previous != nullptr && reuseManifold(previous->cache, poseA, poseB, manifold)) {
+            cache = previous->cache;
+        } else {
+            manifold = collide(ShapePose{&a.shape, a.position, a.rotation}, ShapePose{&b.shape, b.position, b.rotation},
+                               margin);
+            const bool boxes = a.shape.type == ShapeType::Box && b.shape.type == ShapeType::Box;
+            if (boxes && manifold.pointCount > 0) cache = cacheManifold(manifold, poseA, poseB);
+        }
+        if (manifold.pointCount == 0) continue;
         ContactManifold& contact = in.manifolds.emplace_back();
         contact.a = pair.a;
         contact.b = pair.b;
+        contact.cache = cache;
         contact.restitution = combineRestitution(settings_.restitutionCombine, a.restitution, b.restitution);
         contact.friction = combineFriction(settings_.frictionCombine, a.friction, b.friction);
         contact.staticFriction = combineFriction(settings_.frictionCombine, a.staticFriction, b.staticFriction);
-        initManifold(contact, manifold, a, b, hasPrevious ? &in.previousManifolds[previousIndex] : nullptr,
-                     settings_.warmStarting);
+        initManifold(contact, manifold, a, b, previous, settings_.warmStarting);
     }
 
     // 2. Prepare once per pass: effective masses, anchors, restitution targets.

@@ -409,5 +409,90 @@ TEST(BoxBox, RandomPosesSatisfyManifoldInvariants) {
     EXPECT_GT(edgeLike, 10);
 }
 
+// ---- manifold reuse (ManifoldCache)
+
+struct BoxPair {
+    Shape shape = Shape::box(vec3(0.5f, 0.3f, 0.4f));
+    vec3 positionA{0.1f, 0.2f, -0.3f}, positionB;
+    quat orientationA = axisAngle(vec3(0.2f, 1.0f, 0.1f), 0.4f), orientationB;
+    mat3 rotationA, rotationB;
+    // B tilted a little and resting on A's top face, 3 mm into it.
+    BoxPair() {
+        orientationB = orientationA * axisAngle(vec3(1.0f, 0.0f, 0.3f), 0.05f);
+        positionB = positionA + rotate(orientationA, vec3(0.05f, 0.597f, 0.02f));
+        update();
+    }
+    void update() {
+        rotationA = test::rotationOf(orientationA);
+        rotationB = test::rotationOf(orientationB);
+    }
+    BodyPose poseA() const { return {positionA, orientationA, &rotationA}; }
+    BodyPose poseB() const { return {positionB, orientationB, &rotationB}; }
+    Manifold collideNow() const {
+        return collideBoxes(ShapePose{&shape, positionA, rotationA}, ShapePose{&shape, positionB, rotationB}, kMargin);
+    }
+};
+
+// Moving both boxes together as one rigid body (4 m and 100 deg) changes no
+// relative pose: the cached points, carried along, match a fresh narrowphase
+// run to float rounding (1e-5 m, ids identical).
+TEST(ManifoldCache, ReusedPointsFollowBothBodiesRigidly) {
+    BoxPair pair;
+    const Manifold original = pair.collideNow();
+    ASSERT_GE(original.pointCount, 3);
+    const ManifoldCache cache = cacheManifold(original, pair.poseA(), pair.poseB());
+    const quat turn = axisAngle(vec3(0.3f, -1.0f, 0.5f), test::degrees(100.0f));
+    const vec3 shift(4.0f, -1.0f, 2.0f);
+    pair.positionA = shift + rotate(turn, pair.positionA);
+    pair.positionB = shift + rotate(turn, pair.positionB);
+    pair.orientationA = turn * pair.orientationA;
+    pair.orientationB = turn * pair.orientationB;
+    pair.update();
+    Manifold reused;
+    ASSERT_TRUE(reuseManifold(cache, pair.poseA(), pair.poseB(), reused));
+    const Manifold fresh = pair.collideNow();
+    ASSERT_EQ(reused.pointCount, fresh.pointCount);
+    EXPECT_TRUE(test::near(reused.normal, fresh.normal, 1e-5f));
+    EXPECT_EQ(sortedIds(reused), sortedIds(fresh));
+    for (int i = 0; i < fresh.pointCount; ++i) {
+        EXPECT_TRUE(hasPoint(reused, fresh.points[i].point, 1e-5f));
+        EXPECT_NEAR(reused.points[i].separation, original.points[i].separation, 1e-5f);
+    }
+}
+
+// A small relative move keeps the cache, with separations following the move
+// along the normal exactly (0.5 mm up: every separation + 0.5 mm, 1e-6 m).
+TEST(ManifoldCache, SmallRelativeMoveShiftsSeparations) {
+    BoxPair pair;
+    const Manifold original = pair.collideNow();
+    const ManifoldCache cache = cacheManifold(original, pair.poseA(), pair.poseB());
+    pair.positionB += 0.0005f * original.normal;
+    Manifold reused;
+    ASSERT_TRUE(reuseManifold(cache, pair.poseA(), pair.poseB(), reused));
+    for (int i = 0; i < reused.pointCount; ++i) {
+        EXPECT_NEAR(reused.points[i].separation, original.points[i].separation + 0.0005f, 1e-6f);
+    }
+}
+
+// Beyond 1 mm of relative motion or 0.5 deg of relative turn the narrowphase runs again.
+TEST(ManifoldCache, RefusedBeyondTheThresholds) {
+    const BoxPair rest;
+    const ManifoldCache cache = cacheManifold(rest.collideNow(), rest.poseA(), rest.poseB());
+    Manifold out;
+    BoxPair moved = rest;
+    moved.positionB += vec3(0.0008f, 0.0f, 0.0f);
+    EXPECT_TRUE(reuseManifold(cache, moved.poseA(), moved.poseB(), out));
+    moved.positionB += vec3(0.0004f, 0.0f, 0.0f);
+    EXPECT_FALSE(reuseManifold(cache, moved.poseA(), moved.poseB(), out));
+    BoxPair turned = rest;
+    turned.orientationB = axisAngle(vec3(0.0f, 1.0f, 0.0f), test::degrees(0.4f)) * rest.orientationB;
+    turned.update();
+    EXPECT_TRUE(reuseManifold(cache, turned.poseA(), turned.poseB(), out));
+    turned.orientationB = axisAngle(vec3(0.0f, 1.0f, 0.0f), test::degrees(0.6f)) * rest.orientationB;
+    turned.update();
+    EXPECT_FALSE(reuseManifold(cache, turned.poseA(), turned.poseB(), out));
+    EXPECT_FALSE(reuseManifold(ManifoldCache{}, rest.poseA(), rest.poseB(), out));
+}
+
 }  // namespace
 }  // namespace impulse
