@@ -32,8 +32,9 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a,
         point.separation = source.separation;
         const vec3 surfaceA = source.point - (0.5f * source.separation) * manifold.normal;
         const vec3 surfaceB = source.point + (0.5f * source.separation) * manifold.normal;
-        point.localAnchorA = inverseRotate(a.orientation, surfaceA - a.position);
-        point.localAnchorB = inverseRotate(b.orientation, surfaceB - b.position);
+        // r R = R^T r: into the body frames.
+        point.localAnchorA = (surfaceA - a.position) * a.rotation;
+        point.localAnchorB = (surfaceB - b.position) * b.rotation;
         if (previous == nullptr) continue;
         const ContactPoint* match = nullptr;
         for (int k = 0; k < previous->pointCount && match == nullptr; ++k) {
@@ -78,15 +79,15 @@ IMPULSE_INLINE float axisVelocity(const SolverBody& a, const SolverBody& b, cons
            glm::dot(a.angularVelocity, axis.rAxD);
 }
 
-// Both friction directions in one update of each body.
-IMPULSE_INLINE void applyTangential(SolverBody& a, SolverBody& b, const ContactConstraint& c, ConstraintPoint& p,
+// Both friction directions in one update of each body; returns the impulse.
+IMPULSE_INLINE vec3 applyTangential(SolverBody& a, SolverBody& b, const ContactConstraint& c, const CollisionPoint& p,
                                     float lambda0, float lambda1) {
     const vec3 impulse = lambda0 * c.tangent[0] + lambda1 * c.tangent[1];
     a.linearVelocity -= a.inverseMass * impulse;
     a.angularVelocity -= lambda0 * p.tangent[0].turnA + lambda1 * p.tangent[1].turnA;
     b.linearVelocity += b.inverseMass * impulse;
     b.angularVelocity += lambda0 * p.tangent[0].turnB + lambda1 * p.tangent[1].turnB;
-    p.stepFrictionImpulse += impulse;
+    return impulse;
 }
 
 IMPULSE_INLINE void applyAlong(SolverBody& a, SolverBody& b, const vec3& direction, const ConstraintAxis& axis, float lambda) {
@@ -103,6 +104,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     // Solver slots: 0 is shared by every static body (zero inverse mass, at rest).
     data.bodies.assign(1, SolverBody{});
     data.bodyOfSlot.assign(1, 0);
+    data.inverseInertia.assign(1, mat3(0.0f));
     data.slotOfBody.assign(bodies.size(), 0);
     data.gyroscopicSlots.clear();
     for (size_t i = 0; i < bodies.size(); ++i) {
@@ -117,12 +119,14 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         solverBody.angularVelocity = body.angularVelocity;
         solverBody.orientation = body.orientation;
         data.bodies.push_back(solverBody);
+        data.inverseInertia.push_back(body.inverseInertiaWorld);
         // Only a non-isotropic tensor makes w x (I w) non-zero.
         const mat3& inertia = body.inertiaBody;
         if (inertia != mat3(inertia[0][0])) data.gyroscopicSlots.push_back(slot);
     }
 
     data.constraints.resize(manifolds.size());
+    data.collisions.clear();
     for (size_t m = 0; m < manifolds.size(); ++m) {
         ContactManifold& manifold = manifolds[m];
         ContactConstraint& constraint = data.constraints[m];
@@ -131,10 +135,12 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         const vec3& n = manifold.normal;
         // Friction directions: along the sliding direction when sliding, so that
         // kinetic friction opposes the motion exactly; a fixed basis otherwise.
+        vec3 velocities[kMaxManifoldPoints];  // v_B - v_A at each point
         vec3 slip(0.0f);
         for (int i = 0; i < manifold.pointCount; ++i) {
             const ContactPoint& point = manifold.points[i];
-            slip += b.velocityAt(point.point) - a.velocityAt(point.point);
+            velocities[i] = b.velocityAt(point.point) - a.velocityAt(point.point);
+            slip += velocities[i];
         }
         slip -= glm::dot(slip, n) * n;
         const float slipSpeed = glm::length(slip) / float(manifold.pointCount);
@@ -147,7 +153,6 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         constraint.a = data.slotOfBody[manifold.a];
         constraint.b = data.slotOfBody[manifold.b];
         constraint.restitution = manifold.restitution;
-        constraint.collides = false;
         constraint.anchorTurnsA = a.isDynamic() && a.shape.type == ShapeType::Box;
         constraint.anchorTurnsB = b.isDynamic() && b.shape.type == ShapeType::Box;
         constraint.normal = n;
@@ -159,20 +164,12 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             ConstraintPoint& cp = constraint.points[i];
             point.rA = point.point - a.position;
             point.rB = point.point - b.position;
-            cp.anchorA = constraint.anchorTurnsA ? inverseRotate(a.orientation, point.rA) : point.rA;
-            cp.anchorB = constraint.anchorTurnsB ? inverseRotate(b.orientation, point.rB) : point.rB;
+            // r R = R^T r: into the body frame.
+            cp.anchorA = constraint.anchorTurnsA ? point.rA * a.rotation : point.rA;
+            cp.anchorB = constraint.anchorTurnsB ? point.rB * b.rotation : point.rB;
             cp.adjustedSeparation = point.separation - glm::dot(point.rB - point.rA, n);
             cp.separation = point.separation;
-            // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
-            cp.normal = makeAxis(a, b, point.rA, point.rB, n);
-            point.angularTermA = glm::dot(cp.normal.rAxD, cp.normal.turnA);
-            point.angularTermB = glm::dot(cp.normal.rBxD, cp.normal.turnB);
-            point.normalMass = cp.normal.mass;
-            for (int t = 0; t < 2; ++t) {
-                cp.tangent[t] = makeAxis(a, b, point.rA, point.rB, manifold.tangent[t]);
-                point.tangentMass[t] = cp.tangent[t].mass;
-            }
-            const vec3 velocity = b.velocityAt(point.point) - a.velocityAt(point.point);
+            const vec3& velocity = velocities[i];
             const float normalVelocity = glm::dot(velocity, n);
             point.normalVelocityBefore = normalVelocity;
             // Newton's law: a touching point approaching faster than the threshold
@@ -183,9 +180,15 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             cp.approachVelocity = normalVelocity;
             cp.collides = collides;
             cp.restitutionTarget = collides ? -manifold.restitution * normalVelocity : 0.0f;
-            cp.collisionImpulse = 0.0f;
-            cp.collisionFriction[0] = cp.collisionFriction[1] = 0.0f;
-            constraint.collides = constraint.collides || collides;
+            if (collides) {
+                CollisionPoint& collision = data.collisions.emplace_back();
+                collision.constraint = uint32_t(m);
+                collision.point = i;
+                // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
+                collision.normal = makeAxis(a, b, point.rA, point.rB, n);
+                collision.tangent[0] = makeAxis(a, b, point.rA, point.rB, manifold.tangent[0]);
+                collision.tangent[1] = makeAxis(a, b, point.rA, point.rB, manifold.tangent[1]);
+            }
             // A point at rest (before this step's gravity) is held by static
             // friction mu_s; one already sliding keeps kinetic mu.
             const vec3 tangential = velocity - normalVelocity * n;
@@ -203,35 +206,32 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
 
 void solveCollisions(ContactSolverData& data, int iterations) {
     for (int iteration = 0; iteration < iterations; ++iteration) {
-        for (ContactConstraint& c : data.constraints) {
-            if (!c.collides) continue;
+        for (CollisionPoint& p : data.collisions) {
+            ContactConstraint& c = data.constraints[p.constraint];
+            ConstraintPoint& cp = c.points[p.point];
             SolverBody& a = data.bodies[c.a];
             SolverBody& b = data.bodies[c.b];
-            for (int i = 0; i < c.pointCount; ++i) {
-                ConstraintPoint& p = c.points[i];
-                if (!p.collides) continue;
-                // Friction during the impact, inside the cone of the impact's normal impulse.
-                const float bound = c.pointFriction[i] * p.collisionImpulse;
-                float total0 = p.collisionFriction[0] - p.tangent[0].mass * axisVelocity(a, b, c.tangent[0], p.tangent[0]);
-                float total1 = p.collisionFriction[1] - p.tangent[1].mass * axisVelocity(a, b, c.tangent[1], p.tangent[1]);
-                const float lengthSquared = total0 * total0 + total1 * total1;
-                if (lengthSquared > bound * bound) {
-                    const float scale = bound / std::sqrt(lengthSquared);
-                    total0 *= scale;
-                    total1 *= scale;
-                }
-                applyTangential(a, b, c, p, total0 - p.collisionFriction[0], total1 - p.collisionFriction[1]);
-                p.collisionFriction[0] = total0;
-                p.collisionFriction[1] = total1;
-                // j = -(v_rel.n + e v_n,before) / k_n, the total kept >= 0.
-                const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
-                const float total =
-                    std::max(p.collisionImpulse - p.normal.mass * (normalVelocity - p.restitutionTarget), 0.0f);
-                const float applied = total - p.collisionImpulse;
-                applyAlong(a, b, c.normal, p.normal, applied);
-                p.collisionImpulse = total;
-                p.stepNormalImpulse += applied;
+            // Friction during the impact, inside the cone of the impact's normal impulse.
+            const float bound = c.pointFriction[p.point] * p.impulse;
+            float total0 = p.frictionImpulse[0] - p.tangent[0].mass * axisVelocity(a, b, c.tangent[0], p.tangent[0]);
+            float total1 = p.frictionImpulse[1] - p.tangent[1].mass * axisVelocity(a, b, c.tangent[1], p.tangent[1]);
+            const float lengthSquared = total0 * total0 + total1 * total1;
+            if (lengthSquared > bound * bound) {
+                const float scale = bound / std::sqrt(lengthSquared);
+                total0 *= scale;
+                total1 *= scale;
             }
+            cp.stepFrictionImpulse +=
+                applyTangential(a, b, c, p, total0 - p.frictionImpulse[0], total1 - p.frictionImpulse[1]);
+            p.frictionImpulse[0] = total0;
+            p.frictionImpulse[1] = total1;
+            // j = -(v_rel.n + e v_n,before) / k_n, the total kept >= 0.
+            const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
+            const float total = std::max(p.impulse - p.normal.mass * (normalVelocity - cp.restitutionTarget), 0.0f);
+            const float applied = total - p.impulse;
+            applyAlong(a, b, c.normal, p.normal, applied);
+            p.impulse = total;
+            cp.stepNormalImpulse += applied;
         }
     }
 }
@@ -251,12 +251,56 @@ void setLane(Lanes3& lanes, int lane, const vec3& value) {
 }
 vec3 getLane(const Lanes3& lanes, int lane) { return vec3(lanes.x.v[lane], lanes.y.v[lane], lanes.z.v[lane]); }
 
-void setLane(AxisLanes& lanes, int lane, const ConstraintAxis& axis) {
-    setLane(lanes.rAxD, lane, axis.rAxD);
-    setLane(lanes.rBxD, lane, axis.rBxD);
-    setLane(lanes.turnA, lane, axis.turnA);
-    setLane(lanes.turnB, lane, axis.turnB);
-    setLane(lanes.mass, lane, axis.mass);
+// All bits set: a lane mask that select() reads as true.
+float laneMask(bool on) {
+    const uint32_t bits = on ? ~uint32_t(0) : 0;
+    float mask;
+    std::memcpy(&mask, &bits, sizeof mask);
+    return mask;
+}
+
+// A world inverse inertia per lane; m[c][r] is column c, row r, as in glm.
+struct Mat3W {
+    FloatW m[3][3];
+};
+Vec3W operator*(const Mat3W& a, const Vec3W& v) {
+    return {a.m[0][0] * v.x + a.m[1][0] * v.y + a.m[2][0] * v.z, a.m[0][1] * v.x + a.m[1][1] * v.y + a.m[2][1] * v.z,
+            a.m[0][2] * v.x + a.m[1][2] * v.y + a.m[2][2] * v.z};
+}
+Mat3W gatherInverseInertia(const std::vector<mat3>& inverseInertia, const uint32_t* slots) {
+    Lanes staged[3][3];
+    for (int lane = 0; lane < kSimdWidth; ++lane) {
+        const mat3& m = inverseInertia[slots[lane]];
+        for (int c = 0; c < 3; ++c) {
+            for (int r = 0; r < 3; ++r) staged[c][r].v[lane] = m[c][r];
+        }
+    }
+    Mat3W out;
+    for (int c = 0; c < 3; ++c) {
+        for (int r = 0; r < 3; ++r) out.m[c][r] = load(staged[c][r]);
+    }
+    return out;
+}
+
+// The wide ConstraintAxis of direction d; `present` masks lanes that have
+// this point (the others get zero mass, so they solve to zero impulses).
+// Returns the two angular terms (r x d).(I^-1 (r x d)) of A and B.
+std::pair<FloatW, FloatW> computeAxis(AxisLanes& out, const Vec3W& rA, const Vec3W& rB, const Vec3W& d,
+                                      const Mat3W& inverseInertiaA, const Mat3W& inverseInertiaB,
+                                      FloatW inverseMasses, FloatW present) {
+    const Vec3W rAxD = cross(rA, d), rBxD = cross(rB, d);
+    const Vec3W turnA = inverseInertiaA * rAxD, turnB = inverseInertiaB * rBxD;
+    const FloatW angularA = dot(rAxD, turnA), angularB = dot(rBxD, turnB);
+    const FloatW k = inverseMasses + angularA + angularB;
+    const FloatW zero = splat(0.0f);
+    store(out.rAxD, rAxD);
+    store(out.rBxD, rBxD);
+    store(out.turnA, turnA);
+    store(out.turnB, turnB);
+    // max() keeps lanes with k = 0 (an empty lane) from dividing by zero.
+    store(out.mass, select(greater(k, zero), splat(1.0f) / max(k, splat(1e-30f)), zero));
+    store(out.mass, select(present, load(out.mass), zero));
+    return {angularA, angularB};
 }
 
 struct AxisW {
@@ -314,7 +358,57 @@ FloatW axisVelocity(const Vec3W& vA, const Vec3W& wA, const Vec3W& vB, const Vec
 
 }  // namespace
 
-void buildContactBatches(ContactSolverData& data) {
+namespace {
+
+// Effective masses and Jacobians of a packed batch, lane-parallel; the
+// inspector's terms go back to the manifolds' points.
+void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold>& manifolds, const ContactBatch& batch,
+                      BatchPoint* points) {
+    const Mat3W inverseInertiaA = gatherInverseInertia(data.inverseInertia, batch.a);
+    const Mat3W inverseInertiaB = gatherInverseInertia(data.inverseInertia, batch.b);
+    Lanes inverseMasses;
+    for (int lane = 0; lane < kSimdWidth; ++lane) {
+        inverseMasses.v[lane] = data.bodies[batch.a[lane]].inverseMass + data.bodies[batch.b[lane]].inverseMass;
+    }
+    const Vec3W normal = load(batch.normal), tangent0 = load(batch.tangent[0]), tangent1 = load(batch.tangent[1]);
+    for (int i = 0; i < batch.pointCount; ++i) {
+        Lanes3 rA, rB;
+        Lanes present;
+        for (int lane = 0; lane < kSimdWidth; ++lane) {
+            const int32_t m = batch.constraint[lane];
+            const bool has = m >= 0 && i < manifolds[size_t(m)].pointCount;
+            present.v[lane] = laneMask(has);
+            if (!has) continue;
+            setLane(rA, lane, manifolds[size_t(m)].points[i].rA);
+            setLane(rB, lane, manifolds[size_t(m)].points[i].rB);
+        }
+        BatchPoint& p = points[i];
+        const Vec3W ra = load(rA), rb = load(rB);
+        const FloatW mass = load(inverseMasses), mask = load(present);
+        // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
+        const auto [angularA, angularB] =
+            computeAxis(p.normal, ra, rb, normal, inverseInertiaA, inverseInertiaB, mass, mask);
+        computeAxis(p.tangent[0], ra, rb, tangent0, inverseInertiaA, inverseInertiaB, mass, mask);
+        computeAxis(p.tangent[1], ra, rb, tangent1, inverseInertiaA, inverseInertiaB, mass, mask);
+        Lanes termA, termB;
+        store(termA, angularA);
+        store(termB, angularB);
+        for (int lane = 0; lane < kSimdWidth; ++lane) {
+            const int32_t m = batch.constraint[lane];
+            if (m < 0 || i >= manifolds[size_t(m)].pointCount) continue;
+            ContactPoint& point = manifolds[size_t(m)].points[i];
+            point.angularTermA = termA.v[lane];
+            point.angularTermB = termB.v[lane];
+            point.normalMass = p.normal.mass.v[lane];
+            point.tangentMass[0] = p.tangent[0].mass.v[lane];
+            point.tangentMass[1] = p.tangent[1].mass.v[lane];
+        }
+    }
+}
+
+}  // namespace
+
+void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& manifolds) {
     // Greedy colouring in manifold order; the static slot 0 never takes a colour.
     const size_t count = data.constraints.size();
     data.slotColours.assign(data.bodies.size(), 0);
@@ -365,17 +459,11 @@ void buildContactBatches(ContactSolverData& data) {
             setLane(batch.normal, lane, c.normal);
             setLane(batch.tangent[0], lane, c.tangent[0]);
             setLane(batch.tangent[1], lane, c.tangent[1]);
-            uint32_t allBits = ~uint32_t(0);
-            float mask;
-            std::memcpy(&mask, &allBits, sizeof mask);
-            setLane(batch.anchorTurnsA, lane, c.anchorTurnsA ? mask : 0.0f);
-            setLane(batch.anchorTurnsB, lane, c.anchorTurnsB ? mask : 0.0f);
+            setLane(batch.anchorTurnsA, lane, laneMask(c.anchorTurnsA));
+            setLane(batch.anchorTurnsB, lane, laneMask(c.anchorTurnsB));
             for (int i = 0; i < c.pointCount; ++i) {
                 const ConstraintPoint& cp = c.points[i];
                 BatchPoint& p = points[i];
-                setLane(p.normal, lane, cp.normal);
-                setLane(p.tangent[0], lane, cp.tangent[0]);
-                setLane(p.tangent[1], lane, cp.tangent[1]);
                 setLane(p.anchorA, lane, cp.anchorA);
                 setLane(p.anchorB, lane, cp.anchorB);
                 setLane(p.adjustedSeparation, lane, cp.adjustedSeparation);
@@ -387,6 +475,7 @@ void buildContactBatches(ContactSolverData& data) {
                 setLane(p.stepNormalImpulse, lane, cp.stepNormalImpulse);
             }
         }
+        computeBatchAxes(data, manifolds, batch, points);
     }
 }
 
@@ -592,9 +681,12 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     }
 }
 
-void applyRestitution(ContactSolverData& data, float threshold) {
-    for (ContactConstraint& c : data.constraints) {
+void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds,
+                      const std::vector<Body>& bodies, float threshold) {
+    for (size_t m = 0; m < data.constraints.size(); ++m) {
+        ContactConstraint& c = data.constraints[m];
         if (c.restitution == 0.0f) continue;
+        const ContactManifold& manifold = manifolds[m];
         SolverBody& a = data.bodies[c.a];
         SolverBody& b = data.bodies[c.b];
         for (int i = 0; i < c.pointCount; ++i) {
@@ -604,11 +696,13 @@ void applyRestitution(ContactSolverData& data, float threshold) {
             if (p.collides || p.approachVelocity >= -threshold || p.stepNormalImpulse <= 0.0f) {
                 continue;
             }
+            const ContactPoint& point = manifold.points[i];
+            const ConstraintAxis axis = makeAxis(bodies[manifold.a], bodies[manifold.b], point.rA, point.rB, c.normal);
             p.restitutionTarget = -c.restitution * p.approachVelocity;
-            const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
-            const float total = std::max(p.normalImpulse - p.normal.mass * (normalVelocity - p.restitutionTarget), 0.0f);
+            const float normalVelocity = axisVelocity(a, b, c.normal, axis);
+            const float total = std::max(p.normalImpulse - axis.mass * (normalVelocity - p.restitutionTarget), 0.0f);
             const float applied = total - p.normalImpulse;
-            applyAlong(a, b, c.normal, p.normal, applied);
+            applyAlong(a, b, c.normal, axis, applied);
             p.normalImpulse = total;
             p.stepNormalImpulse += applied;
         }
@@ -636,12 +730,15 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
             point.frictionImpulse = p.tangentImpulse[0] * c.tangent[0] + p.tangentImpulse[1] * c.tangent[1];
             point.stepNormalImpulse = p.stepNormalImpulse;
             point.stepFrictionImpulse = p.stepFrictionImpulse;
-            point.normalVelocityAfter = axisVelocity(a, b, c.normal, p.normal);
+            // At the points' offsets from the start of the step, as the solver saw them.
+            const vec3 velocity = (b.linearVelocity + glm::cross(b.angularVelocity, point.rB)) -
+                                  (a.linearVelocity + glm::cross(a.angularVelocity, point.rA));
+            point.normalVelocityAfter = glm::dot(velocity, c.normal);
             point.targetVelocity = p.restitutionTarget;
             point.frictionBound = c.pointFriction[i] * p.stepNormalImpulse;
             // Friction held the point if it pushed and ends the step not sliding.
-            const float slip0 = axisVelocity(a, b, c.tangent[0], p.tangent[0]);
-            const float slip1 = axisVelocity(a, b, c.tangent[1], p.tangent[1]);
+            const float slip0 = glm::dot(velocity, c.tangent[0]);
+            const float slip1 = glm::dot(velocity, c.tangent[1]);
             point.sticking = p.stepNormalImpulse > 0.0f && slip0 * slip0 + slip1 * slip1 < kStickSpeed * kStickSpeed;
         }
     }

@@ -87,8 +87,6 @@ struct ConstraintAxis {
 };
 
 struct ConstraintPoint {
-    ConstraintAxis normal;
-    ConstraintAxis tangent[2];
     /// rA, rB at the start of the step: in the body frame where the anchor turns
     /// with the body (dynamic boxes), else in the world frame (a sphere's
     /// contact stays under its centre as it rolls; static bodies do not move).
@@ -98,8 +96,6 @@ struct ConstraintPoint {
     float approachVelocity = 0.0f;      ///< v_rel.n at the start of the step
     bool collides = false;              ///< touching and approaching faster than the threshold
     float restitutionTarget = 0.0f;     ///< -e v_n for a collision, else 0
-    float collisionImpulse = 0.0f;      ///< accumulated by solveCollisions
-    float collisionFriction[2] = {0.0f, 0.0f};
     float normalImpulse = 0.0f;
     float tangentImpulse[2] = {0.0f, 0.0f};
     float stepNormalImpulse = 0.0f;
@@ -109,13 +105,23 @@ struct ConstraintPoint {
 struct ContactConstraint {
     uint32_t a = 0, b = 0;  ///< solver body slots
     bool anchorTurnsA = false, anchorTurnsB = false;
-    bool collides = false;  ///< some point collides this step
     float restitution = 0.0f;
     vec3 normal{0.0f};
     vec3 tangent[2];
     float pointFriction[kMaxManifoldPoints] = {};  ///< mu in force at each point (static or kinetic)
     int pointCount = 0;
     ConstraintPoint points[kMaxManifoldPoints];
+};
+
+/// A touching point approaching faster than the restitution threshold at the
+/// start of the step, for the collision pass before the sub-steps.
+struct CollisionPoint {
+    uint32_t constraint = 0;
+    int point = 0;
+    ConstraintAxis normal;
+    ConstraintAxis tangent[2];
+    float impulse = 0.0f;  ///< accumulated by solveCollisions
+    float frictionImpulse[2] = {0.0f, 0.0f};
 };
 
 /// Lane-parallel form of a ConstraintAxis.
@@ -159,7 +165,9 @@ struct ContactSolverData {
     std::vector<uint32_t> slotOfBody;     ///< body index -> solver slot
     std::vector<uint32_t> gyroscopicSlots;  ///< slots of bodies whose inertia is not isotropic
     std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
+    std::vector<mat3> inverseInertia;       ///< per solver slot, world frame; zero for slot 0
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
+    std::vector<CollisionPoint> collisions;      ///< in constraint order
     std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
     std::vector<BatchPoint> batchPoints;
     std::vector<uint64_t> slotColours;      ///< per solver slot: the colours its constraints use
@@ -173,7 +181,8 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a,
                   const ContactManifold* previous, bool warmStarting);
 
 /// Copies body velocities into solver slots and builds one constraint per
-/// manifold (effective masses, tangents, anchors, restitution targets).
+/// manifold (tangents, anchors, restitution targets; effective masses of the
+/// colliding points — the others get theirs in buildContactBatches).
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
                      float restitutionThreshold, ContactSolverData& data);
 /// Collisions of this step (touching points approaching faster than the
@@ -186,8 +195,9 @@ void solveCollisions(ContactSolverData& data, int iterations);
 
 /// Colours the constraints (greedily, in manifold order: no two constraints of
 /// a colour share a dynamic body) and packs each colour into batches for the
-/// sub-steps, carrying the impulses accumulated so far.
-void buildContactBatches(ContactSolverData& data);
+/// sub-steps, carrying the impulses accumulated so far. The effective masses
+/// are computed here, lane-parallel, and also written to the manifolds' points.
+void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& manifolds);
 /// The batches' impulses back into the constraints, after the sub-steps.
 void storeBatchImpulses(ContactSolverData& data);
 
@@ -213,7 +223,8 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
 /// Newton's law for points that pushed this step after approaching faster than
 /// the threshold but were not seen as collisions beforehand (a speculative gap
 /// that closed within the step).
-void applyRestitution(ContactSolverData& data, float threshold);
+void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds,
+                      const std::vector<Body>& bodies, float threshold);
 /// Writes velocities and poses back to the bodies, and impulses, the
 /// post-solve normal velocity and the stick/slip state back to the manifolds.
 void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies);

@@ -412,7 +412,7 @@ void World::substep(float dt) {
 
     // 3. Collisions, from the velocities before the solve.
     solveCollisions(in.solverData, settings_.velocityIterations);
-    buildContactBatches(in.solverData);
+    buildContactBatches(in.solverData, in.manifolds);
 
     // 4. Sub-steps: gravity, warm start, solve (with the drag and the split
     // push-out), move, relax.
@@ -444,7 +444,7 @@ void World::substep(float dt) {
 
     // 5. Newton's restitution for collisions found during the sub-steps, then
     // velocities and poses back to the bodies.
-    applyRestitution(in.solverData, settings_.restitutionThreshold);
+    applyRestitution(in.solverData, in.manifolds, bodies_, settings_.restitutionThreshold);
     finishContacts(in.solverData, in.manifolds, bodies_);
 
     // 6. Optional rigid position passes for overlap left beyond the slop.
