@@ -636,27 +636,82 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) 
     }
 }
 
+namespace {
+
+// One body's move over a sub-step, for bodies with non-isotropic inertia (the
+// L-preserving rotation, in double) and for a chunk that has one of them.
+void integrateSolverBody(SolverBody& solverBody, const Body& body, bool gyroscopic, float h) {
+    solverBody.deltaPosition += h * (solverBody.linearVelocity + solverBody.pushLinearVelocity);
+    if (gyroscopic) {
+        solverBody.orientation = rotateBy(solverBody.orientation, solverBody.pushAngularVelocity, h);
+        rotateRigidBody(solverBody.orientation, solverBody.angularVelocity, body.inertiaBody, h);
+    } else {
+        // First order is plenty over a sub-step (error O((w h)^3)) and skips the trigonometry.
+        solverBody.orientation = integrateOrientation(
+            solverBody.orientation, solverBody.angularVelocity + solverBody.pushAngularVelocity, h);
+    }
+    solverBody.pushLinearVelocity = vec3(0.0f);
+    solverBody.pushAngularVelocity = vec3(0.0f);
+    // After the turn: the L-preserving rotation recomputes w, which may exceed the cap.
+    const float spin = glm::length(solverBody.angularVelocity);
+    if (spin > kMaxAngularSpeed) solverBody.angularVelocity *= kMaxAngularSpeed / spin;
+}
+
+// The same for kSimdWidth isotropic bodies at once: first-order quaternion
+// step q + h/2 (0, w) q, renormalised, then the spin cap.
+void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slots, float h) {
+    BodyBlock velocity(bodies, slots, kVelocityBlock);
+    BodyBlock push(bodies, slots, kPushBlock);
+    BodyBlock pose(bodies, slots, kPoseBlock);
+    const FloatW step = splat(h), halfStep = splat(0.5f * h), zero = splat(0.0f);
+    const Vec3W moved = pose.first() + step * (velocity.first() + push.first());
+    const Vec3W w = velocity.second() + push.second();
+    FloatW* q = &pose.columns[3];  // x, y, z, w
+    // (0, w) q, as glm multiplies quaternions.
+    const FloatW spinX = w.x * q[3] + w.y * q[2] - w.z * q[1];
+    const FloatW spinY = w.y * q[3] + w.z * q[0] - w.x * q[2];
+    const FloatW spinZ = w.z * q[3] + w.x * q[1] - w.y * q[0];
+    const FloatW spinW = -(w.x * q[0] + w.y * q[1] + w.z * q[2]);
+    FloatW next[4] = {q[0] + halfStep * spinX, q[1] + halfStep * spinY, q[2] + halfStep * spinZ, q[3] + halfStep * spinW};
+    const FloatW length = sqrt(next[0] * next[0] + next[1] * next[1] + next[2] * next[2] + next[3] * next[3]);
+    // As glm::normalize: a zero quaternion becomes the identity (a NaN stays NaN).
+    const FloatW normal = notEqual(length, zero);
+    const FloatW inverseLength = splat(1.0f) / select(normal, length, splat(1.0f));
+    for (int k = 0; k < 4; ++k) q[k] = select(normal, next[k] * inverseLength, splat(k == 3 ? 1.0f : 0.0f));
+    pose.columns[0] = moved.x, pose.columns[1] = moved.y, pose.columns[2] = moved.z;
+    pose.store();
+    push.set(Vec3W{zero, zero, zero}, Vec3W{zero, zero, zero});
+    push.store();
+    const Vec3W spin = velocity.second();
+    const FloatW spinSquared = dot(spin, spin);
+    const FloatW cap = splat(kMaxAngularSpeed);
+    const FloatW capped = greater(spinSquared, cap * cap);
+    const FloatW scale = select(capped, cap / sqrt(max(spinSquared, splat(1e-30f))), splat(1.0f));
+    velocity.set(velocity.first(), scale * spin);
+    velocity.store();
+}
+
+}  // namespace
+
 void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h) {
-    // Isotropic bodies turn at constant w; the others conserve L while they turn.
+    // Isotropic bodies turn at constant w, kSimdWidth at a time; a chunk with a
+    // body that conserves L while it turns goes one body at a time.
     std::vector<uint32_t>::const_iterator gyroscopic = data.gyroscopicSlots.begin();
-    for (size_t slot = 1; slot < data.bodies.size(); ++slot) {
-        SolverBody& solverBody = data.bodies[slot];
-        solverBody.deltaPosition += h * (solverBody.linearVelocity + solverBody.pushLinearVelocity);
-        if (gyroscopic != data.gyroscopicSlots.end() && *gyroscopic == slot) {
-            ++gyroscopic;
-            const Body& body = bodies[data.bodyOfSlot[slot]];
-            solverBody.orientation = rotateBy(solverBody.orientation, solverBody.pushAngularVelocity, h);
-            rotateRigidBody(solverBody.orientation, solverBody.angularVelocity, body.inertiaBody, h);
-        } else {
-            // First order is plenty over a sub-step (error O((w h)^3)) and skips the trigonometry.
-            solverBody.orientation = integrateOrientation(
-                solverBody.orientation, solverBody.angularVelocity + solverBody.pushAngularVelocity, h);
+    const size_t slotCount = data.bodies.size();
+    for (size_t first = 1; first < slotCount; first += kSimdWidth) {
+        const size_t last = std::min(first + kSimdWidth, slotCount);
+        if (gyroscopic != data.gyroscopicSlots.end() && *gyroscopic < last) {
+            for (size_t slot = first; slot < last; ++slot) {
+                const bool turnsWithL = gyroscopic != data.gyroscopicSlots.end() && *gyroscopic == slot;
+                if (turnsWithL) ++gyroscopic;
+                integrateSolverBody(data.bodies[slot], bodies[data.bodyOfSlot[slot]], turnsWithL, h);
+            }
+            continue;
         }
-        solverBody.pushLinearVelocity = vec3(0.0f);
-        solverBody.pushAngularVelocity = vec3(0.0f);
-        // After the turn: the L-preserving rotation recomputes w, which may exceed the cap.
-        const float spin = glm::length(solverBody.angularVelocity);
-        if (spin > kMaxAngularSpeed) solverBody.angularVelocity *= kMaxAngularSpeed / spin;
+        // Lanes past the last body repeat it: the same values are stored twice.
+        uint32_t slots[kSimdWidth];
+        for (int lane = 0; lane < kSimdWidth; ++lane) slots[lane] = uint32_t(std::min(first + lane, last - 1));
+        integrateSolverBodies(data.bodies, slots, h);
     }
     // Separations now, from how far the bodies moved since the start of the
     // step; the relax sweep and the next solve both see these poses.
