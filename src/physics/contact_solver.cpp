@@ -772,6 +772,7 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
         body.angularVelocity = solverBody.angularVelocity;
         body.position += solverBody.deltaPosition;
         body.orientation = solverBody.orientation;
+        body.updateWorldInertia();
     }
     for (size_t m = 0; m < manifolds.size(); ++m) {
         ContactManifold& manifold = manifolds[m];
@@ -806,8 +807,8 @@ void solveContactPositions(std::vector<ContactManifold>& manifolds, std::vector<
         const vec3& n = manifold.normal;
         for (int i = 0; i < manifold.pointCount; ++i) {
             const ContactPoint& point = manifold.points[i];
-            const vec3 surfaceA = a.position + rotate(a.orientation, point.localAnchorA);
-            const vec3 surfaceB = b.position + rotate(b.orientation, point.localAnchorB);
+            const vec3 surfaceA = a.position + a.rotation * point.localAnchorA;
+            const vec3 surfaceB = b.position + b.rotation * point.localAnchorB;
             const float separation = glm::dot(surfaceB - surfaceA, n);
             // Remove a fraction of the overlap beyond the slop, never more than the cap.
             const float correction =
@@ -822,9 +823,16 @@ void solveContactPositions(std::vector<ContactManifold>& manifolds, std::vector<
             const vec3 impulse = (-correction / k) * n;
             a.position -= a.inverseMass * impulse;
             b.position += b.inverseMass * impulse;
-            // A rotation vector applied as a unit-time quaternion step.
-            if (a.isDynamic()) a.orientation = integrateOrientation(a.orientation, -(a.inverseInertiaWorld * glm::cross(rA, impulse)), 1.0f);
-            if (b.isDynamic()) b.orientation = integrateOrientation(b.orientation, b.inverseInertiaWorld * glm::cross(rB, impulse), 1.0f);
+            // A rotation vector applied as a unit-time quaternion step; the
+            // rotation matrix follows, for the next point.
+            if (a.isDynamic()) {
+                a.orientation = integrateOrientation(a.orientation, -(a.inverseInertiaWorld * glm::cross(rA, impulse)), 1.0f);
+                a.updateWorldInertia();
+            }
+            if (b.isDynamic()) {
+                b.orientation = integrateOrientation(b.orientation, b.inverseInertiaWorld * glm::cross(rB, impulse), 1.0f);
+                b.updateWorldInertia();
+            }
         }
     }
 }

@@ -225,7 +225,8 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
 /// that closed within the step).
 void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds,
                       const std::vector<Body>& bodies, float threshold);
-/// Writes velocities and poses back to the bodies, and impulses, the
+/// Writes velocities and poses (with their rotation matrices and world
+/// inverse inertia) back to the bodies, and impulses, the
 /// post-solve normal velocity and the stick/slip state back to the manifolds.
 void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies);
 /// One nonlinear Gauss-Seidel pass over positions (Box2D's position solver):

@@ -451,9 +451,6 @@ void World::substep(float dt) {
     for (int iteration = 0; iteration < settings_.positionIterations; ++iteration) {
         solveContactPositions(in.manifolds, bodies_);
     }
-    for (Body& body : bodies_) {
-        if (body.isAlive() && body.isDynamic()) body.updateWorldInertia();
-    }
     if (dragged) drag_.anchor = dragged->position + rotate(dragged->orientation, drag_.localAnchor);
 
     stats_.candidatePairs = static_cast<int>(in.pairs.size());
