@@ -552,14 +552,18 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) 
         // and the normal solve that follows then has the last word on penetration.
         for (int k = 0; k < pointCount; ++k) {
             BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
+            // No lane with a normal load or friction to undo (speculative points):
+            // every lane would apply exactly zero.
+            const FloatW old0 = load(p.tangentImpulse[0]), old1 = load(p.tangentImpulse[1]);
+            const FloatW normalImpulse = load(p.normalImpulse);
+            if (!anyLane(notEqual(normalImpulse, zero) | notEqual(old0, zero) | notEqual(old1, zero))) continue;
             const AxisW axis0 = load(p.tangent[0]), axis1 = load(p.tangent[1]);
             // The impulse that would stop sliding, per tangent direction...
             const FloatW lambda0 = -axis0.mass * axisVelocity(vA, wA, vB, wB, tangent[0], axis0);
             const FloatW lambda1 = -axis1.mass * axisVelocity(vA, wA, vB, wB, tangent[1], axis1);
             // ...with the accumulated total kept inside the Coulomb cone |j_t| <= mu j_n.
             // A point with no load gets bound 0: nothing applied, as it should.
-            const FloatW bound = load(p.friction) * load(p.normalImpulse);
-            const FloatW old0 = load(p.tangentImpulse[0]), old1 = load(p.tangentImpulse[1]);
+            const FloatW bound = load(p.friction) * normalImpulse;
             FloatW total0 = old0 + lambda0, total1 = old1 + lambda1;
             const FloatW lengthSquared = total0 * total0 + total1 * total1;
             const FloatW outside = greater(lengthSquared, bound * bound);
@@ -613,6 +617,7 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) 
                 const FloatW overlap = -(separation + splat(kPushoutSlop));
                 const FloatW oldPush = load(p.pushImpulse);
                 const FloatW active = greater(overlap, zero) | notEqual(oldPush, zero);
+                if (!anyLane(active)) continue;
                 const FloatW pushTarget =
                     min(splat(kPushoutRate) * max(overlap, zero) * inverseH, splat(kMaxPushoutSpeed));
                 const FloatW pushVelocity = axisVelocity(pvA, pwA, pvB, pwB, normal, axis);

@@ -292,6 +292,9 @@ Manifold collideBoxes(const ShapePose& a, const ShapePose& b, float margin) {
     const vec3& hA = a.shape->halfExtents;
     const vec3& hB = b.shape->halfExtents;
     const vec3 d = b.position - a.position;
+    // Bounding spheres apart: no axis needs testing (most pairs from the broadphase).
+    const float reach = glm::length(hA) + glm::length(hB) + margin;
+    if (glm::dot(d, d) > reach * reach) return Manifold{};
     // c[i][j] = a_i . b_j; the small epsilon keeps near-parallel edges from
     // producing a false separating axis out of rounding (Gottschalk).
     float absC[3][3];

@@ -38,6 +38,8 @@ inline FloatW notEqual(FloatW a, FloatW b) { return {_mm256_cmp_ps(a.v, b.v, _CM
 inline FloatW operator|(FloatW a, FloatW b) { return {_mm256_or_ps(a.v, b.v)}; }
 /// mask ? a : b, lane by lane.
 inline FloatW select(FloatW mask, FloatW a, FloatW b) { return {_mm256_blendv_ps(b.v, a.v, mask.v)}; }
+/// True if the mask is set in some lane.
+inline bool anyLane(FloatW mask) { return _mm256_movemask_ps(mask.v) != 0; }
 
 // An 8x8 transpose in registers: row i, float k -> r[k], lane i.
 inline void transpose8x8(__m256 r[8]) {
@@ -96,6 +98,7 @@ inline FloatW operator|(FloatW a, FloatW b) { return {_mm_or_ps(a.v, b.v)}; }
 inline FloatW select(FloatW mask, FloatW a, FloatW b) {
     return {_mm_or_ps(_mm_and_ps(mask.v, a.v), _mm_andnot_ps(mask.v, b.v))};
 }
+inline bool anyLane(FloatW mask) { return _mm_movemask_ps(mask.v) != 0; }
 
 inline void transposeLoad(const float* const rows[kSimdWidth], FloatW out[8]) {
     for (int half = 0; half < 2; ++half) {
