@@ -80,7 +80,7 @@ void BM_BroadPhaseUpdate(benchmark::State& state) {
     const Layout layout = makeLayout(count);
     BroadPhase broadPhase;
     std::vector<BodyPair> pairs;
-    broadPhase.findPairs(layout.frames[0], layout.present, layout.isStatic, pairs);  // initial sort, untimed
+    broadPhase.findPairs(layout.frames[0], layout.present, layout.isStatic, pairs);  // sizes scratch, untimed
     int frame = 0, direction = 1;
     size_t pairCount = 0;
     for (auto _ : state) {

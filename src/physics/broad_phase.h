@@ -1,9 +1,13 @@
-// Broadphase: sweep-and-prune over body AABBs along the axis where the bodies
-// are most spread out. The sorted order persists between steps, so the
-// insertion sort that keeps it sorted costs about O(n) for coherent motion.
+// Broadphase: a uniform grid hashed into a power-of-two table, rebuilt from
+// scratch every call. Cost is linear in the body count: each body touches a
+// bounded number of cells, and each cell holds a bounded number of bodies.
+// Bodies too big for the grid (ground, walls) are kept in a short list and
+// tested on their own.
 #pragma once
 
 #include "physics/shape.h"
+
+#include <glm/vec3.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -25,10 +29,48 @@ public:
                    const std::vector<uint8_t>& isStatic, std::vector<BodyPair>& outPairs);
 
 private:
-    int chooseAxis(const std::vector<Aabb>& aabbs) const;
+    /// Inclusive range of grid cells an AABB touches.
+    struct CellRange {
+        glm::ivec3 lower;
+        glm::ivec3 upper;
+    };
+    /// Open-addressing slot mapping a cell to its dense id for this call; the
+    /// cell itself is cellCoordinates_[id], which keeps slots small.
+    struct CellSlot {
+        uint32_t id;
+        uint32_t stamp;  // the call that filled the slot; other stamps mean empty
+    };
+    static constexpr uint32_t kNoCell = ~0u;
 
-    std::vector<uint32_t> order_;  // present body indices sorted by lower bound on axis_
-    int axis_ = 0;
+    float chooseCellSize(const std::vector<Aabb>& aabbs);
+    void fillGrid(const std::vector<Aabb>& aabbs);
+    void pairsInCells(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic);
+    void pairsOfLargeBodies(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic);
+    uint32_t findCell(const glm::ivec3& cell) const;
+    uint32_t findOrAddCell(const glm::ivec3& cell);
+    void queryCells(uint32_t large, const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic);
+    void reservePairs(size_t count);
+    void addPair(const BodyPair& pair);
+    void sortPairs(size_t slotCount, std::vector<BodyPair>& outPairs);
+
+    // Scratch kept between calls so a step does not allocate.
+    std::vector<uint32_t> presentBodies_;
+    std::vector<uint32_t> smallBodies_;  // in the grid, ascending index
+    std::vector<uint32_t> largeBodies_;  // tested on their own, ascending index
+    std::vector<CellRange> ranges_;      // per slot; valid for present bodies
+    std::vector<float> extents_;
+    std::vector<CellSlot> cellSlots_;          // power-of-two size
+    std::vector<glm::ivec3> cellCoordinates_;  // per cell id, ids in order of first use
+    std::vector<uint32_t> entryBodies_;        // one (body, cell id) entry per cell a body touches,
+    std::vector<uint32_t> entryCells_;         // in body order
+    std::vector<uint32_t> cellStarts_;         // cell c holds cellBodies_[starts[c], starts[c + 1])
+    std::vector<uint32_t> cellBodies_;         // entries' bodies grouped by cell, ascending in a cell
+    std::vector<BodyPair> pairs_;              // unsorted; the first pairCount_ are this call's
+    size_t pairCount_ = 0;
+    std::vector<uint32_t> pairStarts_;  // per body a: first slot of its pairs in the output
+    double inverseCellSize_ = 1.0;
+    uint32_t slotMask_ = 0;
+    uint32_t stamp_ = 0;
 };
 
 }  // namespace impulse

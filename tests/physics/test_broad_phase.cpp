@@ -1,9 +1,10 @@
-// Sweep-and-prune broadphase (physics/broad_phase.h) against brute force.
+// Grid broadphase (physics/broad_phase.h) against brute force.
 #include "physics/broad_phase.h"
 
 #include "physics_test_util.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace impulse {
@@ -63,7 +64,8 @@ TEST(BroadPhase, MatchesBruteForceOnRandomSets) {
         for (const auto& p : got) {
             EXPECT_LT(p.first, p.second);
             EXPECT_TRUE(bodies.present[p.first] && bodies.present[p.second]);
-            EXPECT_FALSE(bodies.isStatic[p.first] && bodies.isStatic[p.second]) << "static-static pair reported";
+            EXPECT_FALSE(bodies.isStatic[p.first] && bodies.isStatic[p.second])
+                << "static-static pair reported";
         }
     }
 }
@@ -84,8 +86,8 @@ TEST(BroadPhase, AllStaticOverlappingBoxesGiveNoPairs) {
 }
 
 TEST(BroadPhase, StableUnderRepeatedSmallMotions) {
-    // Same object called every "step": the persistent order is repaired by the
-    // insertion sort, and must keep giving exactly the brute-force answer.
+    // Same object called every "step", reusing its scratch buffers: it must keep
+    // giving exactly the brute-force answer.
     for (uint32_t seed : {5u, 6u, 7u}) {
         Bodies bodies = randomBodies(seed, 120, 10.0f);
         BroadPhase broadPhase;
@@ -106,8 +108,9 @@ TEST(BroadPhase, StableUnderRepeatedSmallMotions) {
     }
 }
 
-TEST(BroadPhase, SwitchingSweepAxisStaysCorrect) {
-    // Bodies spread along x, then along z: the sweep axis changes and the order is rebuilt.
+TEST(BroadPhase, ChangingLayoutStaysCorrect) {
+    // Bodies spread along x, then along z and y with other sizes: the same object
+    // must adapt its cells to the new layout.
     Bodies bodies = randomBodies(9, 80, 2.0f);
     BroadPhase broadPhase;
     for (Aabb& box : bodies.aabbs) {
@@ -167,6 +170,127 @@ TEST(BroadPhase, AddingAndRemovingBodies) {
         }
         ASSERT_EQ(run(broadPhase, bodies), bruteForce(bodies)) << "round " << round;
     }
+}
+
+void addBody(Bodies& bodies, const vec3& lower, const vec3& upper, bool isStatic, bool present = true) {
+    bodies.aabbs.push_back(Aabb{lower, upper});
+    bodies.present.push_back(present ? 1 : 0);
+    bodies.isStatic.push_back(isStatic ? 1 : 0);
+}
+
+void expectBruteForce(const Bodies& bodies, const char* what) {
+    BroadPhase broadPhase;
+    const auto want = bruteForce(bodies);
+    EXPECT_FALSE(want.empty()) << what << ": the test set should have overlaps";
+    EXPECT_EQ(run(broadPhase, bodies), want) << what;
+}
+
+TEST(BroadPhase, LargeAndSmallBodiesMatchBruteForce) {
+    // A pen as in the bench piles: a 100 m static ground and four walls, with
+    // small boxes resting on the ground and against the walls, and a big dynamic
+    // slab that covers many cells.
+    Bodies bodies = randomBodies(21, 400, 9.0f);
+    for (Aabb& box : bodies.aabbs) {  // lift the random boxes so some touch the ground at y = 0
+        const float lift = -box.lower.y - 0.5f;
+        box.lower.y += lift;
+        box.upper.y += lift;
+    }
+    addBody(bodies, vec3(-50.0f, -1.0f, -50.0f), vec3(50.0f, 0.0f, 50.0f), true);
+    addBody(bodies, vec3(-11.0f, 0.0f, -11.0f), vec3(-10.0f, 5.0f, 11.0f), true);
+    addBody(bodies, vec3(10.0f, 0.0f, -11.0f), vec3(11.0f, 5.0f, 11.0f), true);
+    addBody(bodies, vec3(-11.0f, 0.0f, -11.0f), vec3(11.0f, 5.0f, -10.0f), true);
+    addBody(bodies, vec3(-11.0f, 0.0f, 10.0f), vec3(11.0f, 5.0f, 11.0f), true);
+    addBody(bodies, vec3(-6.0f, 0.5f, -6.0f), vec3(6.0f, 1.0f, 6.0f), false);
+    expectBruteForce(bodies, "pen");
+}
+
+TEST(BroadPhase, LargeBodyLookingUpItsCellsMatchesBruteForce) {
+    // Many small bodies and two bodies too big for the grid but covering a few
+    // hundred cells (cells are about 2.8 m here): looking up their cells is
+    // cheaper than testing every body.
+    Bodies bodies = randomBodies(22, 3000, 25.0f);
+    addBody(bodies, vec3(-8.0f, -8.0f, -5.0f), vec3(8.0f, 8.0f, 5.0f), false);
+    addBody(bodies, vec3(2.0f, -3.0f, -3.0f), vec3(22.0f, 3.0f, 3.0f), true);
+    expectBruteForce(bodies, "mid-size bodies");
+}
+
+TEST(BroadPhase, BodiesOnCellBoundariesAreReportedOnce) {
+    // Unit boxes whose faces, edges and corners touch exactly on integer
+    // coordinates: the cells are about one unit, so every contact lies on a cell
+    // boundary, and touching counts as overlapping (Aabb::overlaps uses <=).
+    Bodies bodies;
+    for (int x = 0; x < 6; ++x) {
+        for (int y = 0; y < 3; ++y) {
+            for (int z = 0; z < 6; ++z) {
+                const vec3 lower(static_cast<float>(x), static_cast<float>(y), static_cast<float>(z));
+                addBody(bodies, lower, lower + vec3(1.0f), (x + y + z) % 5 == 0);
+            }
+        }
+    }
+    // Boxes straddling the boundaries: half-unit offsets, and one a hair past a boundary.
+    addBody(bodies, vec3(1.5f, 0.5f, 1.5f), vec3(2.5f, 1.5f, 2.5f), false);
+    addBody(bodies, vec3(3.5f, 2.5f, 0.5f), vec3(4.5f, 3.5f, 1.5f), false);
+    addBody(bodies, vec3(std::nextafter(2.0f, 3.0f), 3.0f, 3.0f), vec3(3.0f, 4.0f, 4.0f), false);
+    expectBruteForce(bodies, "lattice");
+    // The same lattice shifted off the origin, so boundaries fall on other floats.
+    for (Aabb& box : bodies.aabbs) {
+        box.lower -= vec3(7.25f);
+        box.upper -= vec3(7.25f);
+    }
+    expectBruteForce(bodies, "shifted lattice");
+}
+
+TEST(BroadPhase, VeryDifferentSizesInOneScene) {
+    // 1 cm plates, 1 m boxes and 10 m boxes, a third of each: whatever cell size
+    // the percentile picks, some bodies are far smaller or far bigger than a cell.
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    Bodies bodies;
+    for (int i = 0; i < 600; ++i) {
+        const float scale = i % 3 == 0 ? 0.01f : (i % 3 == 1 ? 1.0f : 10.0f);
+        const vec3 centre = 20.0f * vec3(unit(rng), unit(rng), unit(rng));
+        vec3 half = 0.5f * scale * vec3(0.5f + unit(rng), 0.5f + unit(rng), 0.5f + unit(rng));
+        if (i % 3 == 0) half = vec3(0.4f, 0.005f, 0.3f);  // thin plate
+        addBody(bodies, centre - half, centre + half, unit(rng) < 0.2f);
+    }
+    expectBruteForce(bodies, "mixed sizes");
+}
+
+TEST(BroadPhase, FarAwayTinyAndHugeBodies) {
+    Bodies bodies;
+    // A cluster of 1 mm bodies 1e6 m from the origin (float spacing there is 6 cm,
+    // so they share bounds), a cluster near the origin, and absurdly large boxes.
+    const vec3 far(1.0e6f, -1.0e6f, 5.0e5f);
+    for (int i = 0; i < 20; ++i) {
+        const vec3 centre =
+            far + vec3(0.1f * static_cast<float>(i % 5), 0.0f, 0.1f * static_cast<float>(i / 5));
+        addBody(bodies, centre - vec3(0.0005f), centre + vec3(0.0005f), false);
+    }
+    for (int i = 0; i < 30; ++i) {
+        const vec3 centre(0.3f * static_cast<float>(i % 6), 0.0f, 0.3f * static_cast<float>(i / 6));
+        addBody(bodies, centre - vec3(0.2f), centre + vec3(0.2f), i % 4 == 0);
+    }
+    addBody(bodies, vec3(-1.0e30f), vec3(1.0e30f), true);  // overlaps everything
+    addBody(bodies, vec3(-1.0e7f, -1.0f, -1.0e7f), vec3(1.0e7f, 0.0f, 1.0e7f), false);
+    addBody(bodies, vec3(-1.0e6f), vec3(-1.0e6f), false);  // a point
+    expectBruteForce(bodies, "far, tiny and huge");
+}
+
+TEST(BroadPhase, FreeSlotsAreIgnored) {
+    // Free slots hold stale AABBs that overlap everything around them, including
+    // a stale ground; none of them may appear in a pair.
+    Bodies bodies = randomBodies(41, 200, 6.0f);
+    addBody(bodies, vec3(-100.0f, -1.0f, -100.0f), vec3(100.0f, 10.0f, 100.0f), false, false);
+    addBody(bodies, vec3(-3.0f), vec3(3.0f), false, false);
+    addBody(bodies, vec3(NAN), vec3(NAN), false, false);
+    for (size_t i = 0; i < bodies.present.size(); i += 3) bodies.present[i] = 0;
+    BroadPhase broadPhase;
+    const auto got = run(broadPhase, bodies);
+    EXPECT_EQ(got, bruteForce(bodies));
+    for (const auto& p : got) EXPECT_TRUE(bodies.present[p.first] && bodies.present[p.second]);
+    // Every slot free: nothing to report.
+    std::fill(bodies.present.begin(), bodies.present.end(), 0);
+    EXPECT_TRUE(run(broadPhase, bodies).empty());
 }
 
 }  // namespace
