@@ -491,23 +491,44 @@ void storeBatchImpulses(ContactSolverData& data) {
                 cp.normalImpulse = p.normalImpulse.v[lane];
                 cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
                 cp.tangentImpulse[1] = p.tangentImpulse[1].v[lane];
-                cp.stepNormalImpulse = p.stepNormalImpulse.v[lane];
-                // The tangents are fixed for the step, so the sums along them add up to the vector.
-                cp.stepFrictionImpulse += p.stepTangentImpulse[0].v[lane] * getLane(batch.tangent[0], lane) +
-                                          p.stepTangentImpulse[1].v[lane] * getLane(batch.tangent[1], lane);
+                // With the last sub-step's impulses (see beginSubStep). The tangents
+                // are fixed for the step, so the sums along them add up to the vector.
+                cp.stepNormalImpulse = p.stepNormalImpulse.v[lane] + cp.normalImpulse;
+                cp.stepFrictionImpulse +=
+                    (p.stepTangentImpulse[0].v[lane] + cp.tangentImpulse[0]) * getLane(batch.tangent[0], lane) +
+                    (p.stepTangentImpulse[1].v[lane] + cp.tangentImpulse[1]) * getLane(batch.tangent[1], lane);
             }
         }
     }
 }
 
-void warmStartContacts(ContactSolverData& data) {
+void beginSubStep(ContactSolverData& data, bool warmStart, bool first) {
+    const FloatW zero = splat(0.0f);
     for (ContactBatch& batch : data.batches) {
+        BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        // The impulses a sub-step ends with are all it applied (warm start and
+        // sweeps): they count towards the step's totals.
+        if (!first) {
+            for (int i = 0; i < batch.pointCount; ++i) {
+                BatchPoint& p = points[i];
+                store(p.stepNormalImpulse, load(p.stepNormalImpulse) + load(p.normalImpulse));
+                store(p.stepTangentImpulse[0], load(p.stepTangentImpulse[0]) + load(p.tangentImpulse[0]));
+                store(p.stepTangentImpulse[1], load(p.stepTangentImpulse[1]) + load(p.tangentImpulse[1]));
+            }
+        }
+        if (!warmStart) {
+            for (int i = 0; i < batch.pointCount; ++i) {
+                store(points[i].normalImpulse, zero);
+                store(points[i].tangentImpulse[0], zero);
+                store(points[i].tangentImpulse[1], zero);
+            }
+            continue;
+        }
         BodyBlock blockA(data.bodies, batch.a, kVelocityBlock);
         BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
         Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
         const FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
         const Vec3W normal = load(batch.normal), tangent0 = load(batch.tangent[0]), tangent1 = load(batch.tangent[1]);
-        BatchPoint* points = &data.batchPoints[batch.firstPoint];
         for (int i = 0; i < batch.pointCount; ++i) {
             BatchPoint& p = points[i];
             // Normal and friction impulses of the last sub-step as one impulse.
@@ -522,9 +543,6 @@ void warmStartContacts(ContactSolverData& data) {
             wA = wA - turnA;
             vB = vB + inverseMassB * impulse;
             wB = wB + turnB;
-            store(p.stepNormalImpulse, load(p.stepNormalImpulse) + normalImpulse);
-            store(p.stepTangentImpulse[0], load(p.stepTangentImpulse[0]) + tangentImpulse0);
-            store(p.stepTangentImpulse[1], load(p.stepTangentImpulse[1]) + tangentImpulse1);
         }
         // A before B: an empty lane's slot 0 is both, and gets its zeros back either way.
         blockA.set(vA, wA);
@@ -579,8 +597,6 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) 
             wB = wB + (applied0 * axis0.turnB + applied1 * axis1.turnB);
             store(p.tangentImpulse[0], total0);
             store(p.tangentImpulse[1], total1);
-            store(p.stepTangentImpulse[0], load(p.stepTangentImpulse[0]) + applied0);
-            store(p.stepTangentImpulse[1], load(p.stepTangentImpulse[1]) + applied1);
         }
         // j = -(v_rel.n - target) / k_n, the target being -s/h for a gap (close
         // it, no more), else 0; the accumulated total stays >= 0 (contacts only push).
@@ -595,7 +611,6 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) 
             vB = vB + (inverseMassB * applied) * normal;
             wB = wB + applied * axis.turnB;
             store(p.normalImpulse, total);
-            store(p.stepNormalImpulse, load(p.stepNormalImpulse) + applied);
         };
         if (sweep == Sweep::Relax) {
             for (int k = 0; k < pointCount; ++k) {

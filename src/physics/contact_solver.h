@@ -201,8 +201,10 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
 /// The batches' impulses back into the constraints, after the sub-steps.
 void storeBatchImpulses(ContactSolverData& data);
 
-/// Applies the impulses of the previous sub-step (or step) again.
-void warmStartContacts(ContactSolverData& data);
+/// Starts a sub-step: adds the impulses the last sub-step ended with to the
+/// step's totals (not at the first: they are then last step's), then applies
+/// them again (warm starting) or, without warm starting, sets them to zero.
+void beginSubStep(ContactSolverData& data, bool warmStart, bool first);
 
 /// The sweeps of a sub-step.
 enum class Sweep : uint8_t {

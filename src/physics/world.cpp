@@ -422,7 +422,7 @@ void World::substep(float dt) {
         for (size_t slot = 1; slot < in.solverData.bodies.size(); ++slot) {
             in.solverData.bodies[slot].linearVelocity += h * settings_.gravity;
         }
-        if (settings_.warmStarting) warmStartContacts(in.solverData);
+        beginSubStep(in.solverData, settings_.warmStarting, subStep == 0);
         const bool reverse = subStep % 2 == 1;
         if (dragged) {
             // The cap is in body weights; under zero gravity use Earth's so it still pulls.

@@ -51,7 +51,7 @@ void runSubSteps(OneContact& c, float h, int subSteps) {
     solveCollisions(c.data, subSteps);
     buildContactBatches(c.data, c.manifolds);
     for (int i = 0; i < subSteps; ++i) {
-        if (i > 0) warmStartContacts(c.data);
+        beginSubStep(c.data, true, i == 0);
         solveContacts(c.data, h, Sweep::Solve, i % 2 == 1);
         integrateSolverPositions(c.data, c.bodies, h);
         solveContacts(c.data, h, Sweep::Relax, i % 2 == 0);
