@@ -4,6 +4,7 @@
 
 #include <glm/gtc/constants.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -105,6 +106,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     data.bodies.assign(1, SolverBody{});
     data.bodyOfSlot.assign(1, 0);
     data.inverseInertia.assign(1, mat3(0.0f));
+    data.slotTurnsWithL.assign(1, 0);
     data.slotOfBody.assign(bodies.size(), 0);
     data.gyroscopicSlots.clear();
     for (size_t i = 0; i < bodies.size(); ++i) {
@@ -122,7 +124,9 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         data.inverseInertia.push_back(body.inverseInertiaWorld);
         // Only a non-isotropic tensor makes w x (I w) non-zero.
         const mat3& inertia = body.inertiaBody;
-        if (inertia != mat3(inertia[0][0])) data.gyroscopicSlots.push_back(slot);
+        const bool turnsWithL = inertia != mat3(inertia[0][0]);
+        if (turnsWithL) data.gyroscopicSlots.push_back(slot);
+        data.slotTurnsWithL.push_back(turnsWithL);
     }
 
     data.constraints.resize(manifolds.size());
@@ -362,15 +366,38 @@ namespace {
 
 // Effective masses and Jacobians of a packed batch, lane-parallel; the
 // inspector's terms go back to the manifolds' points.
-void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold>& manifolds, const ContactBatch& batch,
-                      BatchPoint* points) {
-    const Mat3W inverseInertiaA = gatherInverseInertia(data.inverseInertia, batch.a);
-    const Mat3W inverseInertiaB = gatherInverseInertia(data.inverseInertia, batch.b);
+struct BatchInertia {
+    Mat3W inverseInertiaA, inverseInertiaB;
+    FloatW inverseMasses;  // 1/m_A + 1/m_B
+};
+BatchInertia gatherInertia(const ContactSolverData& data, const ContactBatch& batch) {
     Lanes inverseMasses;
     for (int lane = 0; lane < kSimdWidth; ++lane) {
         inverseMasses.v[lane] = data.bodies[batch.a[lane]].inverseMass + data.bodies[batch.b[lane]].inverseMass;
     }
-    const Vec3W normal = load(batch.normal), tangent0 = load(batch.tangent[0]), tangent1 = load(batch.tangent[1]);
+    return {gatherInverseInertia(data.inverseInertia, batch.a), gatherInverseInertia(data.inverseInertia, batch.b),
+            load(inverseMasses)};
+}
+
+// The normal and tangent axes of one point of a batch for lever arms rA, rB;
+// returns the normal's angular terms of A and B.
+std::pair<FloatW, FloatW> computePointAxes(BatchPoint& p, const ContactBatch& batch, const BatchInertia& inertia,
+                                           const Vec3W& rA, const Vec3W& rB, FloatW present) {
+    const Mat3W& iA = inertia.inverseInertiaA;
+    const Mat3W& iB = inertia.inverseInertiaB;
+    // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
+    const auto terms = computeAxis(p.normal, rA, rB, load(batch.normal), iA, iB, inertia.inverseMasses, present);
+    computeAxis(p.tangent[0], rA, rB, load(batch.tangent[0]), iA, iB, inertia.inverseMasses, present);
+    computeAxis(p.tangent[1], rA, rB, load(batch.tangent[1]), iA, iB, inertia.inverseMasses, present);
+    return terms;
+}
+
+// Effective masses and Jacobians of a packed batch, lane-parallel, with the
+// lever arms of the start of the step; the inspector's terms go back to the
+// manifolds' points.
+void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold>& manifolds, const ContactBatch& batch,
+                      BatchPoint* points) {
+    const BatchInertia inertia = gatherInertia(data, batch);
     for (int i = 0; i < batch.pointCount; ++i) {
         Lanes3 rA, rB;
         Lanes present;
@@ -383,13 +410,7 @@ void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold
             setLane(rB, lane, manifolds[size_t(m)].points[i].rB);
         }
         BatchPoint& p = points[i];
-        const Vec3W ra = load(rA), rb = load(rB);
-        const FloatW mass = load(inverseMasses), mask = load(present);
-        // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
-        const auto [angularA, angularB] =
-            computeAxis(p.normal, ra, rb, normal, inverseInertiaA, inverseInertiaB, mass, mask);
-        computeAxis(p.tangent[0], ra, rb, tangent0, inverseInertiaA, inverseInertiaB, mass, mask);
-        computeAxis(p.tangent[1], ra, rb, tangent1, inverseInertiaA, inverseInertiaB, mass, mask);
+        const auto [angularA, angularB] = computePointAxes(p, batch, inertia, load(rA), load(rB), load(present));
         Lanes termA, termB;
         store(termA, angularA);
         store(termB, angularB);
@@ -476,6 +497,9 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
             }
         }
         computeBatchAxes(data, manifolds, batch, points);
+        const auto turnsWithL = [&](uint32_t slot) { return data.slotTurnsWithL[slot] != 0; };
+        batch.followsTurn = std::any_of(std::begin(batch.a), std::end(batch.a), turnsWithL) ||
+                            std::any_of(std::begin(batch.b), std::end(batch.b), turnsWithL);
     }
 }
 
@@ -713,7 +737,8 @@ void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slot
 
 }  // namespace
 
-void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h) {
+void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
+                              float h) {
     // Isotropic bodies turn at constant w, kSimdWidth at a time; a chunk with a
     // body that conserves L while it turns goes one body at a time.
     std::vector<uint32_t>::const_iterator gyroscopic = data.gyroscopicSlots.begin();
@@ -732,6 +757,15 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
         uint32_t slots[kSimdWidth];
         for (int lane = 0; lane < kSimdWidth; ++lane) slots[lane] = uint32_t(std::min(first + lane, last - 1));
         integrateSolverBodies(data.bodies, slots, h);
+    }
+    // A body whose inertia is not isotropic turns its tensor with it (see followsTurn).
+    for (uint32_t slot : data.gyroscopicSlots) {
+        const Body& body = bodies[data.bodyOfSlot[slot]];
+        data.inverseInertia[slot] =
+            worldInverseInertia(glm::mat3_cast(data.bodies[slot].orientation), body.inverseInertiaBody);
+    }
+    for (const ContactBatch& batch : data.batches) {
+        if (batch.followsTurn) computeBatchAxes(data, manifolds, batch, &data.batchPoints[batch.firstPoint]);
     }
     // Separations now, from how far the bodies moved since the start of the
     // step; the relax sweep and the next solve both see these poses.

@@ -154,6 +154,13 @@ struct ContactBatch {
     int32_t constraint[kSimdWidth] = {};             ///< index into constraints, -1 for an empty lane
     uint32_t firstPoint = 0;                          ///< into ContactSolverData::batchPoints
     int pointCount = 0;                               ///< the most points of any lane
+    /// A lane holds a body whose inertia is not isotropic. Its tensor turns
+    /// with it, so the batch's effective masses are computed again every
+    /// sub-step with the tensor of now (the lever arms stay those of the start
+    /// of the step, as for every contact): with the tensor of the start of the
+    /// step, a box turning 0.7 rad per step was kicked by impulses that changed
+    /// its angular momentum by the wrong amount and gained energy bounce after bounce.
+    bool followsTurn = false;
     Lanes3 normal;
     Lanes3 tangent[2];
     Lanes anchorTurnsA, anchorTurnsB;  ///< lane masks (all bits set: the anchor turns with the body)
@@ -164,6 +171,7 @@ struct ContactSolverData {
     std::vector<SolverBody> bodies;       ///< slot 0: the shared static body
     std::vector<uint32_t> slotOfBody;     ///< body index -> solver slot
     std::vector<uint32_t> gyroscopicSlots;  ///< slots of bodies whose inertia is not isotropic
+    std::vector<uint8_t> slotTurnsWithL;    ///< per slot: in gyroscopicSlots
     std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
     std::vector<mat3> inverseInertia;       ///< per solver slot, world frame; zero for slot 0
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
@@ -220,8 +228,10 @@ enum class Sweep : uint8_t {
 void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse);
 /// Moves the solver bodies by one sub-step (velocity plus push pseudo-velocity,
 /// which is then dropped), with the L-preserving rotation for bodies whose
-/// inertia is not isotropic, and updates the separation of every batched point.
-void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h);
+/// inertia is not isotropic (their contacts' axes then follow the turn, see
+/// ContactBatch::followsTurn), and updates the separation of every batched point.
+void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
+                              const std::vector<Body>& bodies, float h);
 /// Newton's law for points that pushed this step after approaching faster than
 /// the threshold but were not seen as collisions beforehand (a speculative gap
 /// that closed within the step).

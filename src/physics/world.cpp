@@ -435,7 +435,7 @@ void World::substep(float dt) {
             solveDrag(in.dragSolver, in.solverData.bodies[draggedSlot]);
         }
         solveContacts(in.solverData, h, Sweep::Solve, reverse);
-        integrateSolverPositions(in.solverData, bodies_, h);
+        integrateSolverPositions(in.solverData, in.manifolds, bodies_, h);
         // Relax: the velocities again, now against the moved bodies, no push.
         solveContacts(in.solverData, h, Sweep::Relax, !reverse);
     }

@@ -53,7 +53,7 @@ void runSubSteps(OneContact& c, float h, int subSteps) {
     for (int i = 0; i < subSteps; ++i) {
         beginSubStep(c.data, true, i == 0);
         solveContacts(c.data, h, Sweep::Solve, i % 2 == 1);
-        integrateSolverPositions(c.data, c.bodies, h);
+        integrateSolverPositions(c.data, c.manifolds, c.bodies, h);
         solveContacts(c.data, h, Sweep::Relax, i % 2 == 0);
     }
     storeBatchImpulses(c.data);
