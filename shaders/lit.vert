@@ -1,6 +1,9 @@
 #version 330 core
 // Instanced boxes and spheres: a unit mesh scaled by half extents, rotated by a
-// quaternion and moved to the body's position.
+// quaternion and moved to the body's position. Compiled as SPHERE, BOX or GRID
+// (see lit.frag). A box face is flat, so its normal and every lighting term that
+// depends only on the normal are computed here once per face (flat outputs)
+// instead of once per pixel.
 layout(location = 0) in vec3 aPosition;
 layout(location = 1) in vec3 aNormal;
 layout(location = 2) in vec4 iPositionHighlight;
@@ -10,29 +13,45 @@ layout(location = 5) in vec4 iColor;
 
 uniform mat4 uViewProj;
 uniform mat4 uLightViewProj;
+uniform vec3 uTowardSun;
 
 out vec3 vWorld;
-out vec3 vNormal;
 out vec3 vLocal;  // metres in the body frame
-out vec4 vLight;
-flat out vec3 vColor;
+out vec3 vLight;  // light clip space (orthographic: w = 1)
 flat out vec3 vHalfSize;
 flat out float vHighlight;
-flat out float vGrid;
+#ifdef SPHERE
+out vec3 vNormal;
+flat out vec3 vBase;  // linear albedo
+#else
+flat out vec3 vNormal;
+flat out vec3 vAmbient;  // albedo x sky light
+flat out vec3 vDiffuse;  // albedo x sun light x cos(angle to the sun), before the shadow
+#endif
 
 vec3 rotateByQuat(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }
+
+// Hemisphere ambient: sky colour from above, ground colour from below.
+vec3 ambientLight(vec3 n) { return mix(vec3(0.25, 0.22, 0.2), vec3(0.55, 0.65, 0.8), n.y * 0.5 + 0.5) * 0.38; }
+const vec3 kSunLight = vec3(1.0, 0.96, 0.9) * 1.15;
 
 void main() {
     vec3 local = aPosition * iHalfSizeFlags.xyz;
     vec3 world = iPositionHighlight.xyz + rotateByQuat(iOrientation, local);
     vWorld = world;
     // Face normals of a box and normals of a sphere survive the per-axis scale unchanged.
-    vNormal = rotateByQuat(iOrientation, aNormal);
+    vec3 n = rotateByQuat(iOrientation, aNormal);
+    vNormal = n;
     vLocal = local;
-    vLight = uLightViewProj * vec4(world, 1.0);
-    vColor = iColor.rgb;
+    vLight = (uLightViewProj * vec4(world, 1.0)).xyz;
+    vec3 base = iColor.rgb * iColor.rgb;  // gamma 2 approximation: cheap on software GL
+#ifdef SPHERE
+    vBase = base;
+#else
+    vAmbient = base * ambientLight(n);
+    vDiffuse = base * kSunLight * max(dot(n, uTowardSun), 0.0);
+#endif
     vHalfSize = iHalfSizeFlags.xyz;
     vHighlight = iPositionHighlight.w;
-    vGrid = iHalfSizeFlags.w;
     gl_Position = uViewProj * vec4(world, 1.0);
 }

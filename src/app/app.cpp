@@ -5,6 +5,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the panels' rectangles, to skip shading what they hide
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -141,7 +142,8 @@ bool App::openWindow() {
     style.GrabRounding = 3.0f;
     style.ItemSpacing = ImVec2(8.0f, 3.0f);  // compact: the inspectors show many rows
     style.FramePadding = ImVec2(4.0f, 2.0f);
-    style.Colors[ImGuiCol_WindowBg].w = 0.9f;
+    // Opaque panels: the 3D pass skips the pixels they cover (see hiddenPanelRects).
+    style.Colors[ImGuiCol_WindowBg].w = 1.0f;
     ImGui_ImplSDL2_InitForOpenGL(window_, context_);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     return true;
@@ -254,19 +256,21 @@ int App::run() {
     panels_.setMessage("loaded " + (scenePath_.empty() ? std::string("built-in scene") : scenePath_), false);
 
     const double frequency = static_cast<double>(SDL_GetPerformanceFrequency());
+    const auto msBetween = [frequency](Uint64 a, Uint64 b) { return static_cast<double>(b - a) / frequency * 1000.0; };
     Uint64 last = SDL_GetPerformanceCounter();
     int frame = 0;
     bool quit = false;
     bool screenshotRequested = false;
     int exitCode = 0;
-    // IMPULSE_PROFILE=1: finish GL work per stage and print mean stage times on exit.
+    // IMPULSE_PROFILE=1: print the median stage times over the run on exit.
     const bool profile = std::getenv("IMPULSE_PROFILE") != nullptr;
-    double sceneMs = 0.0, uiMs = 0.0, swapMs = 0.0, cpuMs = 0.0;
+    std::vector<FrameTimes> history;
     while (!quit) {
         const Uint64 start = SDL_GetPerformanceCounter();
         const double frameSeconds = static_cast<double>(start - last) / frequency;
         last = start;
-        frameInfo_.frameMs = static_cast<float>(0.9 * frameInfo_.frameMs + 0.1 * frameSeconds * 1000.0);
+        FrameTimes times;
+        times.frame = frameSeconds * 1000.0;
 
         SDL_Event event;
         while (SDL_PollEvent(&event)) {
@@ -277,9 +281,10 @@ int App::run() {
         SDL_GL_GetDrawableSize(window_, &width_, &height_);
 
         updateDragTarget();
-        simulate(frameSeconds);
+        times.physics = simulate(frameSeconds);
         updateHover();
 
+        const Uint64 uiStart = SDL_GetPerformanceCounter();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
@@ -287,35 +292,22 @@ int App::run() {
         panels_.draw(world_, sim_, view_, dragSettings_, frameInfo_, requests);
         drawViewportOverlay();
         ImGui::Render();
+        const Uint64 uiEnd = SDL_GetPerformanceCounter();
         processRequests(requests);
         screenshotRequested |= requests.screenshot;
 
+        // The GL work is waited for after each pass (glFinish) so that the times below
+        // include the rasteriser's work. Software GL (llvmpipe) rasterises at the flush
+        // and the swap waits for it anyway, so this costs next to nothing there.
+        const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha = sim_.paused ? 1.0f : static_cast<float>(clock_.alpha());
         buildDrawList(alpha);
         buildDebugLayer();
-        render::RenderOptions ro;
-        ro.shadows = view_.shadows;
-        {
-            // The shadow map covers the moving bodies (and the camera's focus).
-            vec3 lo = camera_.target - vec3(2.0f), hi = camera_.target + vec3(2.0f);
-            for (const auto* v : {&draw_.boxes, &draw_.spheres}) {
-                for (const render::Instance& inst : *v) {
-                    if (inst.halfSizeFlags.w > 0.5f) continue;  // static: receives, not the focus
-                    const vec3 p(inst.positionHighlight);
-                    const float r = glm::length(vec3(inst.halfSizeFlags));
-                    lo = glm::min(lo, p - vec3(r));
-                    hi = glm::max(hi, p + vec3(r));
-                }
-            }
-            ro.shadowCentre = 0.5f * (lo + hi);
-            ro.shadowRadius = std::clamp(0.5f * glm::length(hi - lo) + 2.0f, 5.0f, 80.0f);
-        }
-        const Uint64 t0 = SDL_GetPerformanceCounter();
-        renderer_->render(camera_, width_, height_, draw_, debug_, ro);
-        if (profile) glFinish();
+        renderer_->render(camera_, width_, height_, draw_, debug_, renderOptions());
+        glFinish();
         const Uint64 t1 = SDL_GetPerformanceCounter();
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        if (profile) glFinish();
+        glFinish();
         const Uint64 t2 = SDL_GetPerformanceCounter();
 
         ++frame;
@@ -333,12 +325,13 @@ int App::run() {
         }
         SDL_GL_SwapWindow(window_);
         const Uint64 t3 = SDL_GetPerformanceCounter();
-        if (profile) {
-            sceneMs += static_cast<double>(t1 - t0) / frequency * 1000.0;
-            uiMs += static_cast<double>(t2 - t1) / frequency * 1000.0;
-            swapMs += static_cast<double>(t3 - t2) / frequency * 1000.0;
-            cpuMs += static_cast<double>(t0 - start) / frequency * 1000.0;
-        }
+        times.render = msBetween(t0, t1);
+        times.uiDraw = msBetween(t1, t2);
+        times.ui = msBetween(uiStart, uiEnd) + times.uiDraw;
+        times.present = msBetween(t2, t3);
+        times.busy = msBetween(start, t3);
+        showTimes(times);
+        if (profile) history.push_back(times);
         if (lastFrame) quit = true;
 
         const double busy = static_cast<double>(SDL_GetPerformanceCounter() - start) / frequency;
@@ -347,10 +340,7 @@ int App::run() {
         }
     }
 
-    if (profile && frame > 0) {
-        std::printf("frames %d: events+sim+panels %.2f ms, 3D render %.2f ms, ImGui render %.2f ms, swap %.2f ms\n",
-                    frame, cpuMs / frame, sceneMs / frame, uiMs / frame, swapMs / frame);
-    }
+    if (profile) printProfile(history);
     if (!options_.saveOnExit.empty()) {
         std::string err;
         if (!saveWorld(options_.saveOnExit, err)) {
@@ -359,6 +349,88 @@ int App::run() {
         }
     }
     return exitCode;
+}
+
+render::RenderOptions App::renderOptions() const {
+    render::RenderOptions ro;
+    ro.shadows = view_.shadows;
+    // The shadow map covers the moving bodies (and the camera's focus).
+    vec3 lo = camera_.target - vec3(2.0f), hi = camera_.target + vec3(2.0f);
+    for (const auto* v : {&draw_.boxes, &draw_.spheres}) {
+        for (const render::Instance& inst : *v) {
+            if (inst.halfSizeFlags.w > 0.5f) continue;  // static: receives, not the focus
+            const vec3 p(inst.positionHighlight);
+            const float r = glm::length(vec3(inst.halfSizeFlags));
+            lo = glm::min(lo, p - vec3(r));
+            hi = glm::max(hi, p + vec3(r));
+        }
+    }
+    ro.hiddenRects = hiddenPanelRects();
+    // A body flung far away must not spread the map's texels over kilometres.
+    constexpr float kMaxShadowReach = 80.0f;  // m from the camera's focus
+    ro.shadowLower = glm::max(lo, camera_.target - vec3(kMaxShadowReach));
+    ro.shadowUpper = glm::min(hi, camera_.target + vec3(kMaxShadowReach));
+    return ro;
+}
+
+std::vector<glm::ivec4> App::hiddenPanelRects() const {
+    // Call after ImGui::Render(): the panels' final rectangles for this frame. Only plain
+    // windows (opaque background); popups and tooltips are partly transparent.
+    std::vector<glm::ivec4> rects;
+    const ImGuiContext* g = ImGui::GetCurrentContext();
+    if (!g || width_ <= 0 || height_ <= 0) return rects;
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    const float rounding = ImGui::GetStyle().WindowRounding;
+    for (const ImGuiWindow* w : g->Windows) {
+        if (!w->WasActive || w->Hidden) continue;
+        if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip |
+                        ImGuiWindowFlags_NoBackground)) {
+            continue;
+        }
+        // Pixels from the bottom left; rounded corners let the scene through, so the
+        // rectangle is left as a cross: the full width without the corner rows, and
+        // the full height without the corner columns.
+        const float x0 = w->Pos.x * scale.x, x1 = (w->Pos.x + w->Size.x) * scale.x;
+        const float y0 = static_cast<float>(height_) - (w->Pos.y + w->Size.y) * scale.y;
+        const float y1 = static_cast<float>(height_) - w->Pos.y * scale.y;
+        const float r = std::ceil(rounding * std::max(scale.x, scale.y));
+        const auto add = [&](float ax, float ay, float bx, float by) {
+            const int ix0 = static_cast<int>(std::ceil(ax)), iy0 = static_cast<int>(std::ceil(ay));
+            const int ix1 = static_cast<int>(std::floor(bx)), iy1 = static_cast<int>(std::floor(by));
+            if (ix1 > ix0 && iy1 > iy0) rects.emplace_back(ix0, iy0, ix1 - ix0, iy1 - iy0);
+        };
+        add(x0, y0 + r, x1, y1 - r);
+        add(x0 + r, y0, x1 - r, y0 + r);
+        add(x0 + r, y1 - r, x1 - r, y1);
+    }
+    return rects;
+}
+
+void App::showTimes(const FrameTimes& t) {
+    // Smoothed over ~10 frames so the numbers can be read.
+    const auto smooth = [](float& shown, double ms) { shown = static_cast<float>(0.9 * shown + 0.1 * ms); };
+    smooth(frameInfo_.frameMs, t.frame);
+    smooth(frameInfo_.physicsMs, t.physics);
+    smooth(frameInfo_.renderMs, t.render);
+    smooth(frameInfo_.uiMs, t.ui);
+    smooth(frameInfo_.presentMs, t.present);
+}
+
+void App::printProfile(const std::vector<FrameTimes>& history) {
+    // The first frames compile shaders and fill caches: leave them out.
+    constexpr size_t kWarmUpFrames = 30;
+    if (history.size() <= kWarmUpFrames) return;
+    const auto median = [&](double FrameTimes::*field) {
+        std::vector<double> v;
+        for (size_t i = kWarmUpFrames; i < history.size(); ++i) v.push_back(history[i].*field);
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    std::printf("profile: %zu frames (first %zu left out), median ms: frame %.2f busy %.2f | physics %.2f "
+                "render %.2f UI %.2f (drawing %.2f) swap %.2f\n",
+                history.size() - kWarmUpFrames, kWarmUpFrames, median(&FrameTimes::frame), median(&FrameTimes::busy),
+                median(&FrameTimes::physics), median(&FrameTimes::render), median(&FrameTimes::ui),
+                median(&FrameTimes::uiDraw), median(&FrameTimes::present));
 }
 
 bool App::saveWorld(const std::string& path, std::string& error) const {
@@ -529,7 +601,8 @@ void App::capturePoses() {
     }
 }
 
-void App::simulate(double frameSeconds) {
+double App::simulate(double frameSeconds) {
+    const auto start = std::chrono::steady_clock::now();
     const FixedStepClock::Plan plan =
         clock_.advance(frameSeconds, world_.settings().timestep, sim_.timeScale, sim_.maxStepsPerFrame, sim_.paused,
                        sim_.stepOnce);
@@ -555,6 +628,7 @@ void App::simulate(double frameSeconds) {
                                true);
         }
     }
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 void App::processRequests(ui::PanelRequests& requests) {

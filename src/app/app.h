@@ -32,6 +32,17 @@ public:
     int run();
 
 private:
+    /// One frame's stage times (ms).
+    struct FrameTimes {
+        double frame = 0.0;    ///< since the previous frame's start
+        double busy = 0.0;     ///< work of this frame, without the wait for the 60 Hz cap
+        double physics = 0.0;  ///< simulate(): every step of the frame
+        double render = 0.0;   ///< draw lists, debug layer, 3D pass (GL work finished)
+        double ui = 0.0;       ///< panels' ImGui calls and their GL drawing (finished)
+        double uiDraw = 0.0;   ///< the GL drawing part of ui
+        double present = 0.0;  ///< screenshot and buffer swap
+    };
+
     struct Pose {
         vec3 position{0.0f};
         quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
@@ -51,7 +62,8 @@ private:
     void beginMouseDrag(int x, int y);
     void updateDragTarget();
     void updateHover();
-    void simulate(double frameSeconds);
+    /// Runs the steps this frame is due; returns the wall time spent (ms).
+    double simulate(double frameSeconds);
     void capturePoses();
     void processRequests(ui::PanelRequests& requests);
 
@@ -62,6 +74,10 @@ private:
     render::Ray mouseRay() const;
 
     void buildDrawList(float alpha);
+    render::RenderOptions renderOptions() const;
+    std::vector<glm::ivec4> hiddenPanelRects() const;
+    void showTimes(const FrameTimes& times);
+    static void printProfile(const std::vector<FrameTimes>& history);
     void buildDebugLayer();
     void drawViewportOverlay();
     void saveScreenshotNow(const std::string& path);

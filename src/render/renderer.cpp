@@ -70,6 +70,36 @@ void verticalExtent(const Instance& inst, bool sphere, float& bottom, float& top
 
 Renderer::Renderer() = default;
 
+bool Renderer::shadowIsCurrent(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize, size_t boxCasters,
+                               float tolerance) {
+    // The map is reused while the light box and the casters are as they were when it
+    // was drawn, up to `tolerance` metres of movement (a fraction of a texel: no visible
+    // change). Compared with the drawn state, not the last frame's, so creeping motion
+    // cannot add up.
+    const auto same = [tolerance](const Instance& a, const Instance& b) {
+        if (glm::vec3(a.halfSizeFlags) != glm::vec3(b.halfSizeFlags)) return false;
+        const glm::vec3 dp = glm::vec3(a.positionHighlight) - glm::vec3(b.positionHighlight);
+        // A rotation by a small angle moves the corners by about angle x reach, and the
+        // angle is about 2 |dq|.
+        glm::vec4 dq = a.orientation - b.orientation;
+        if (glm::dot(a.orientation, b.orientation) < 0.0f) dq = a.orientation + b.orientation;
+        const float reach = glm::length(glm::vec3(a.halfSizeFlags));
+        return glm::dot(dp, dp) <= tolerance * tolerance && 2.0f * glm::length(dq) * reach <= tolerance;
+    };
+    bool current = shadowValid_ && shadowSize_ == mapSize && lightViewProj == shadowLightViewProj_ &&
+                   boxCasters == shadowBoxCasters_ && draw.boxes.size() == shadowBoxes_.size() &&
+                   draw.spheres.size() == shadowSpheres_.size();
+    for (size_t i = 0; current && i < draw.boxes.size(); ++i) current = same(draw.boxes[i], shadowBoxes_[i]);
+    for (size_t i = 0; current && i < draw.spheres.size(); ++i) current = same(draw.spheres[i], shadowSpheres_[i]);
+    if (current) return true;
+    shadowValid_ = true;
+    shadowLightViewProj_ = lightViewProj;
+    shadowBoxCasters_ = boxCasters;
+    shadowBoxes_ = draw.boxes;
+    shadowSpheres_ = draw.spheres;
+    return false;
+}
+
 Renderer::~Renderer() {
     for (Mesh* m : {&box_, &sphereHigh_, &sphereLow_}) {
         glDeleteVertexArrays(1, &m->vao);
@@ -87,7 +117,9 @@ Renderer::~Renderer() {
 }
 
 bool Renderer::init(const std::string& shaderDir, std::string& error) {
-    if (!lit_.load(shaderDir, "lit.vert", "lit.frag", error)) return false;
+    if (!litSphere_.load(shaderDir, "lit.vert", "lit.frag", error, "#define SPHERE\n")) return false;
+    if (!litBox_.load(shaderDir, "lit.vert", "lit.frag", error, "#define BOX\n")) return false;
+    if (!litGrid_.load(shaderDir, "lit.vert", "lit.frag", error, "#define BOX\n#define GRID\n")) return false;
     if (!shadow_.load(shaderDir, "shadow.vert", "shadow.frag", error)) return false;
     if (!line_.load(shaderDir, "line.vert", "line.frag", error)) return false;
     if (!point_.load(shaderDir, "point.vert", "point.frag", error)) return false;
@@ -165,6 +197,7 @@ void Renderer::createMesh(Mesh& mesh, const std::vector<float>& vertices, const 
 
 void Renderer::ensureShadowMap(int size) {
     if (shadowTex_ && shadowSize_ == size) return;
+    shadowValid_ = false;
     if (!shadowTex_) glGenTextures(1, &shadowTex_);
     if (!shadowFbo_) glGenFramebuffers(1, &shadowFbo_);
     glBindTexture(GL_TEXTURE_2D, shadowTex_);
@@ -186,6 +219,20 @@ void Renderer::ensureShadowMap(int size) {
     shadowSize_ = size;
 }
 
+void Renderer::upload(int k, const std::vector<Instance>& instances) {
+    glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_[k]);
+    // Grow the store only when needed (doubling); every frame then just overwrites it.
+    if (instances.size() > instanceCapacity_[k]) {
+        instanceCapacity_[k] = std::max<size_t>(instances.size(), 2 * instanceCapacity_[k]);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instanceCapacity_[k] * sizeof(Instance)), nullptr,
+                     GL_STREAM_DRAW);
+    }
+    if (!instances.empty()) {
+        glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(instances.size() * sizeof(Instance)),
+                        instances.data());
+    }
+}
+
 void Renderer::drawInstances(Mesh& mesh, GLuint instanceBuffer, size_t first, size_t count) {
     if (count == 0) return;
     glBindVertexArray(mesh.vao);
@@ -201,12 +248,11 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
                       const DebugDraw& debug, const RenderOptions& options) {
     const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
     const glm::mat4 viewProj = camera.projection(aspect) * camera.view();
+    const glm::vec3 eye = camera.eye();
 
     // With the sun above, a body whose top is below every other body's bottom (the
     // ground) shadows nothing but itself: leave it out of the shadow pass, which
-    // would otherwise rasterise the whole map for it. Casters go first in the
-    // instance buffer so the shadow pass draws a prefix; receivers-only (large,
-    // flat, drawn last) also come last in the lit pass, which helps early-z.
+    // would otherwise rasterise the whole map for it.
     float lowest = 1e30f, secondLowest = 1e30f;
     for (int pass = 0; pass < 2; ++pass) {
         for (const Instance& inst : pass == 0 ? draw.boxes : draw.spheres) {
@@ -220,53 +266,93 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
             }
         }
     }
-    // Boxes: casters first, then receivers only. Spheres (always casters): far ones
-    // first with the coarse mesh, near ones after with the fine mesh.
-    const float pixelsPerMetre = static_cast<float>(height) / (2.0f * std::tan(camera.fovY * 0.5f));
-    const glm::vec3 eye = camera.eye();
-    size_t boxCasters = 0, coarseSpheres = 0;
+    for (std::vector<Instance>& g : groups_) g.clear();
+    for (const Instance& inst : draw.boxes) {
+        float bottom, top;
+        verticalExtent(inst, false, bottom, top);
+        // Compare with the lowest bottom of the *other* bodies.
+        const float othersLowest = bottom <= lowest ? secondLowest : lowest;
+        const bool receiverOnly = options.towardSun.y > 0.0f && top <= othersLowest + 1e-3f;
+        const bool grid = inst.halfSizeFlags.w > 0.5f;
+        groups_[receiverOnly ? (grid ? 2 : 3) : (grid ? 1 : 0)].push_back(inst);
+    }
+    // Near bodies first: the depth test then rejects most hidden pixels before they are
+    // shaded (early z), which is what software GL pays for. The large flat receivers
+    // come last for the same reason.
+    const auto frontToBack = [&](std::vector<Instance>& v, size_t first, size_t last) {
+        order_.clear();
+        for (size_t i = first; i < last; ++i) {
+            const glm::vec3 d = glm::vec3(v[i].positionHighlight) - eye;
+            order_.emplace_back(glm::dot(d, d), static_cast<unsigned>(i));
+        }
+        std::sort(order_.begin(), order_.end(),
+                  [](const std::pair<float, unsigned>& a, const std::pair<float, unsigned>& b) { return a.first < b.first; });
+        scratch_.clear();
+        for (const auto& o : order_) scratch_.push_back(v[o.second]);
+        std::copy(scratch_.begin(), scratch_.end(), v.begin() + static_cast<std::ptrdiff_t>(first));
+    };
+    frontToBack(groups_[0], 0, groups_[0].size());
+    size_t boxRun[5] = {0, 0, 0, 0, 0};  // start of each group in sorted_[0], and the end
     {
         std::vector<Instance>& out = sorted_[0];
         out.clear();
-        receivers_.clear();
-        for (const Instance& inst : draw.boxes) {
-            float bottom, top;
-            verticalExtent(inst, false, bottom, top);
-            // Compare with the lowest bottom of the *other* bodies.
-            const float othersLowest = bottom <= lowest ? secondLowest : lowest;
-            if (options.towardSun.y > 0.0f && top <= othersLowest + 1e-3f) {
-                receivers_.push_back(inst);
-            } else {
-                out.push_back(inst);
-            }
+        for (int g = 0; g < 4; ++g) {
+            boxRun[g] = out.size();
+            out.insert(out.end(), groups_[g].begin(), groups_[g].end());
         }
-        boxCasters = out.size();
-        out.insert(out.end(), receivers_.begin(), receivers_.end());
+        boxRun[4] = out.size();
     }
+    // Spheres (always casters): far ones first with the coarse mesh, near ones after
+    // with the fine mesh; each run front to back.
+    const float pixelsPerMetre = static_cast<float>(height) / (2.0f * std::tan(camera.fovY * 0.5f));
+    size_t coarseSpheres = 0;
     {
         std::vector<Instance>& out = sorted_[1];
         out.clear();
-        receivers_.clear();  // reused for the near spheres
+        scratch_.clear();  // the near spheres
         for (const Instance& inst : draw.spheres) {
             const float distance = glm::length(glm::vec3(inst.positionHighlight) - eye);
             const float pixels = inst.halfSizeFlags.x / std::max(distance, 1e-3f) * pixelsPerMetre;
-            (pixels < kFineSpherePixels ? out : receivers_).push_back(inst);
+            (pixels < kFineSpherePixels ? out : scratch_).push_back(inst);
         }
         coarseSpheres = out.size();
-        out.insert(out.end(), receivers_.begin(), receivers_.end());
+        out.insert(out.end(), scratch_.begin(), scratch_.end());
+        frontToBack(out, 0, coarseSpheres);
+        frontToBack(out, coarseSpheres, out.size());
     }
-    for (int k = 0; k < 2; ++k) {
-        glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_[k]);
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(sorted_[k].size() * sizeof(Instance)),
-                     sorted_[k].data(), GL_STREAM_DRAW);
-    }
+    upload(0, sorted_[0]);
+    upload(1, sorted_[1]);
 
-    // Light: an orthographic box around the region whose shadows matter.
-    const float r = std::max(options.shadowRadius, 1.0f);
+    // Light: an orthographic box fitted to the region as the sun sees it. Casters
+    // nearer the sun than the box are clamped onto its near plane (depth clamp), so
+    // they still shadow the region.
     const glm::vec3 sun = glm::normalize(options.towardSun);
+    // The light's frame is a pure rotation (origin fixed), so the texel grid below is
+    // fixed in the world.
     const glm::vec3 lightUp = std::fabs(sun.y) > 0.95f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
-    const glm::mat4 lightView = glm::lookAt(options.shadowCentre + sun * (2.0f * r), options.shadowCentre, lightUp);
-    const glm::mat4 lightViewProj = glm::ortho(-r, r, -r, r, 0.01f, 4.0f * r) * lightView;
+    const glm::mat4 lightView = glm::lookAt(glm::vec3(0.0f), -sun, lightUp);
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (int i = 0; i < 8; ++i) {
+        const glm::vec3 corner((i & 1) ? options.shadowUpper.x : options.shadowLower.x,
+                               (i & 2) ? options.shadowUpper.y : options.shadowLower.y,
+                               (i & 4) ? options.shadowUpper.z : options.shadowLower.z);
+        const glm::vec3 q(lightView * glm::vec4(corner, 1.0f));
+        lo = glm::min(lo, q);
+        hi = glm::max(hi, q);
+    }
+    // Square texels, and a depth range with room for receivers just below the region.
+    // The size is rounded up to whole metres and the centre snapped to whole texels, so
+    // the map's texel grid stays put while bodies jitter: shadow edges do not shimmer,
+    // and an unchanged map can be reused (see shadowIsCurrent).
+    const int mapSize = std::max(options.shadowMapSize, 16);
+    const float halfSide = std::ceil(std::max(0.5f * std::max(hi.x - lo.x, hi.y - lo.y), 1.0f));
+    const float texel = 2.0f * halfSide / static_cast<float>(mapSize);
+    const glm::vec2 mid = glm::round(glm::vec2(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y)) / texel) * texel;
+    const float nearZ = std::floor(-hi.z) - 1.0f, farZ = std::ceil(-lo.z) + 2.0f;  // view space looks down -z
+    const glm::mat4 lightViewProj =
+        glm::ortho(mid.x - halfSide, mid.x + halfSide, mid.y - halfSide, mid.y + halfSide, nearZ, farZ) * lightView;
+    // Biases in metres (one texel, four more on slopes), as depth-range fractions.
+    const glm::vec2 shadowBias = glm::vec2(1.0f, 4.0f) * texel / (farZ - nearZ);
 
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
@@ -275,17 +361,19 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     glCullFace(GL_BACK);
     glFrontFace(GL_CCW);
 
-    if (options.shadows) {
-        ensureShadowMap(options.shadowMapSize);
+    if (options.shadows) ensureShadowMap(mapSize);
+    if (options.shadows && !shadowIsCurrent(draw, lightViewProj, mapSize, boxRun[2], 0.25f * texel)) {
         glBindFramebuffer(GL_FRAMEBUFFER, shadowFbo_);
         glViewport(0, 0, shadowSize_, shadowSize_);
         glClear(GL_DEPTH_BUFFER_BIT);
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(2.0f, 4.0f);
+        glEnable(GL_DEPTH_CLAMP);
         shadow_.use();
         shadow_.set("uLightViewProj", lightViewProj);
-        drawInstances(box_, instanceVbo_[0], 0, boxCasters);
+        drawInstances(box_, instanceVbo_[0], 0, boxRun[2]);
         drawInstances(sphereLow_, instanceVbo_[1], 0, sorted_[1].size());
+        glDisable(GL_DEPTH_CLAMP);
         glDisable(GL_POLYGON_OFFSET_FILL);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
@@ -293,22 +381,45 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     glViewport(0, 0, width, height);
     glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (!options.hiddenRects.empty()) {
+        // Depth 0 under the panels: every fragment there fails the depth test before
+        // it is shaded (sky included), so hidden pixels cost almost nothing.
+        glEnable(GL_SCISSOR_TEST);
+        glClearDepth(0.0);
+        for (const glm::ivec4& r : options.hiddenRects) {
+            if (r.z <= 0 || r.w <= 0) continue;
+            glScissor(r.x, r.y, r.z, r.w);
+            glClear(GL_DEPTH_BUFFER_BIT);
+        }
+        glClearDepth(1.0);
+        glDisable(GL_SCISSOR_TEST);
+    }
 
-    lit_.use();
-    lit_.set("uViewProj", viewProj);
-    lit_.set("uLightViewProj", lightViewProj);
-    lit_.set("uTowardSun", sun);
-    lit_.set("uEye", camera.eye());
-    lit_.set("uShadows", options.shadows ? 1 : 0);
-    lit_.set("uShadowTexel", 1.0f / static_cast<float>(std::max(shadowSize_, 1)));
-    lit_.set("uShadowMap", 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, shadowTex_);
-    lit_.set("uSphere", 0);
-    drawInstances(box_, instanceVbo_[0], 0, sorted_[0].size());
-    lit_.set("uSphere", 1);
-    drawInstances(sphereLow_, instanceVbo_[1], 0, coarseSpheres);
-    drawInstances(sphereHigh_, instanceVbo_[1], coarseSpheres, sorted_[1].size() - coarseSpheres);
+    for (const ShaderProgram* p : {&litBox_, &litGrid_, &litSphere_}) {
+        p->use();
+        p->set("uViewProj", viewProj);
+        p->set("uLightViewProj", lightViewProj);
+        p->set("uTowardSun", sun);
+        p->set("uEye", eye);
+        p->set("uShadows", options.shadows ? 1 : 0);
+        p->set("uShadowBias", shadowBias);
+        p->set("uShadowMap", 0);
+        if (p == &litBox_) {
+            drawInstances(box_, instanceVbo_[0], boxRun[0], boxRun[1] - boxRun[0]);  // bodies
+        } else if (p == &litGrid_) {
+            drawInstances(box_, instanceVbo_[0], boxRun[1], boxRun[2] - boxRun[1]);  // static casters
+        } else {
+            drawInstances(sphereLow_, instanceVbo_[1], 0, coarseSpheres);
+            drawInstances(sphereHigh_, instanceVbo_[1], coarseSpheres, sorted_[1].size() - coarseSpheres);
+        }
+    }
+    // Receivers last: the ground is mostly hidden behind everything else.
+    litGrid_.use();
+    drawInstances(box_, instanceVbo_[0], boxRun[2], boxRun[3] - boxRun[2]);
+    litBox_.use();
+    drawInstances(box_, instanceVbo_[0], boxRun[3], boxRun[4] - boxRun[3]);
     glBindTexture(GL_TEXTURE_2D, 0);
     glDisable(GL_CULL_FACE);
 

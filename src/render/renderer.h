@@ -44,13 +44,18 @@ struct DrawList {
 
 struct RenderOptions {
     bool shadows = true;
-    int shadowMapSize = 1024;  // texels; 2048 costs ~5 ms more per frame on llvmpipe
+    /// Texels per side. The map is fitted to the region as the sun sees it: 768 gives the
+    /// pile1000 pen ~4 cm texels. Each doubling costs ~3-4x the shadow pass on llvmpipe.
+    int shadowMapSize = 768;
     glm::vec3 towardSun = glm::normalize(glm::vec3(0.45f, 1.0f, 0.3f));
-    /// The region whose shadows matter (the moving bodies); the map covers this sphere.
-    glm::vec3 shadowCentre{0.0f};
-    float shadowRadius = 20.0f;
+    /// The region whose shadows matter (the moving bodies): the map is fitted to this
+    /// box as seen from the sun. Casters outside it still shadow the region.
+    glm::vec3 shadowLower{-20.0f}, shadowUpper{20.0f};
     /// Debug lines hidden behind bodies are drawn faintly on top.
     bool debugXray = true;
+    /// Framebuffer rectangles (x, y from the bottom left, width, height) that opaque
+    /// panels will cover: the 3D pass shades nothing there (software GL pays per pixel).
+    std::vector<glm::ivec4> hiddenRects;
 };
 
 class Renderer {
@@ -72,16 +77,31 @@ private:
     };
     void createMesh(Mesh& mesh, const std::vector<float>& vertices, const std::vector<unsigned>& indices);
     void ensureShadowMap(int size);
+    bool shadowIsCurrent(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize, size_t boxCasters,
+                         float tolerance);
+    void upload(int k, const std::vector<Instance>& instances);
     void drawInstances(Mesh& mesh, GLuint instanceBuffer, size_t first, size_t count);
 
-    ShaderProgram lit_, shadow_, line_, point_, sky_;
-    std::vector<Instance> sorted_[2];  // boxes: casters first; spheres: coarse first
+    // Lit variants of one shader source (see lit.frag): spheres, boxes, boxes with the grid.
+    ShaderProgram litSphere_, litBox_, litGrid_, shadow_, line_, point_, sky_;
+    // Boxes in four runs: casters without / with grid, then receivers with / without
+    // grid (casters form a prefix for the shadow pass, grid boxes one range for the
+    // grid program). Spheres: coarse mesh first, then fine.
+    std::vector<Instance> sorted_[2];
+    std::vector<Instance> groups_[4];
+    std::vector<std::pair<float, unsigned>> order_;  // (distance, index) for front-to-back order
+    std::vector<Instance> scratch_;
     Mesh box_, sphereHigh_, sphereLow_;
     GLuint instanceVbo_[2] = {0, 0};  // boxes, spheres
-    std::vector<Instance> receivers_;
+    size_t instanceCapacity_[2] = {0, 0};  // in instances
     GLuint lineVao_ = 0, lineVbo_ = 0, pointVao_ = 0, pointVbo_ = 0, emptyVao_ = 0;
     GLuint shadowFbo_ = 0, shadowTex_ = 0;
     int shadowSize_ = 0;
+    // What the shadow map holds (see shadowIsCurrent).
+    bool shadowValid_ = false;
+    glm::mat4 shadowLightViewProj_{0.0f};
+    size_t shadowBoxCasters_ = 0;
+    std::vector<Instance> shadowBoxes_, shadowSpheres_;
 };
 
 /// Saves the back buffer (call before the swap) as a PNG. Returns "" or an error message.

@@ -17,11 +17,17 @@ bool readTextFile(const std::string& path, std::string& out) {
 
 namespace {
 
-GLuint compile(GLenum type, const std::string& path, std::string& error) {
+GLuint compile(GLenum type, const std::string& path, const std::string& defines, std::string& error) {
     std::string source;
     if (!readTextFile(path, source)) {
         error = "cannot read shader file " + path;
         return 0;
+    }
+    if (!defines.empty()) {
+        // #version must stay the first line; the #line keeps the driver's line numbers right.
+        const size_t eol = source.find('\n');
+        const size_t at = eol == std::string::npos ? source.size() : eol + 1;
+        source.insert(at, defines + "#line 2\n");
     }
     const GLuint shader = glCreateShader(type);
     const char* text = source.c_str();
@@ -48,10 +54,10 @@ ShaderProgram::~ShaderProgram() {
 }
 
 bool ShaderProgram::load(const std::string& dir, const std::string& vertexFile, const std::string& fragmentFile,
-                         std::string& error) {
-    const GLuint vs = compile(GL_VERTEX_SHADER, dir + "/" + vertexFile, error);
+                         std::string& error, const std::string& defines) {
+    const GLuint vs = compile(GL_VERTEX_SHADER, dir + "/" + vertexFile, defines, error);
     if (!vs) return false;
-    const GLuint fs = compile(GL_FRAGMENT_SHADER, dir + "/" + fragmentFile, error);
+    const GLuint fs = compile(GL_FRAGMENT_SHADER, dir + "/" + fragmentFile, defines, error);
     if (!fs) {
         glDeleteShader(vs);
         return false;

@@ -18,8 +18,9 @@ public:
     ShaderProgram& operator=(const ShaderProgram&) = delete;
 
     /// Compiles and links `dir/vertexFile` + `dir/fragmentFile`; false with `error` filled on failure.
+    /// `defines` (e.g. "#define BOX\n") goes after each file's #version line: one source, several variants.
     bool load(const std::string& dir, const std::string& vertexFile, const std::string& fragmentFile,
-              std::string& error);
+              std::string& error, const std::string& defines = "");
     void use() const { glUseProgram(id_); }
     GLuint id() const { return id_; }
 

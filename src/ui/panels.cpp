@@ -438,27 +438,39 @@ void Panels::contactWindow(World& world) {
         ImGui::TableSetupColumn("v.n");
         ImGui::TableSetupColumn("state");
         ImGui::TableHeadersRow();
+        // A pile has thousands of contacts: lay out only the rows in view.
+        std::vector<size_t> rows;
+        rows.reserve(contacts.size());
         for (size_t i = 0; i < contacts.size(); ++i) {
             const ContactPointInfo& c = contacts[i];
             if (contactsOfSelectionOnly_ && selected && c.bodyA != selected && c.bodyB != selected) continue;
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::PushID(static_cast<int>(i));
-            const bool isPicked = static_cast<int>(i) == pickedIndex;
-            if (ImGui::Selectable(bodyLabel(world, c.bodyA).c_str(), isPicked, ImGuiSelectableFlags_SpanAllColumns)) {
-                picked_ = ContactKey{c.bodyA, c.bodyB, c.featureId, true, c.point};
-                pickedIndex = static_cast<int>(i);
+            rows.push_back(i);
+        }
+        ImGuiListClipper clipper;
+        clipper.Begin(static_cast<int>(rows.size()));
+        while (clipper.Step()) {
+            for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+                const size_t i = rows[static_cast<size_t>(row)];
+                const ContactPointInfo& c = contacts[i];
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::PushID(static_cast<int>(i));
+                const bool isPicked = static_cast<int>(i) == pickedIndex;
+                if (ImGui::Selectable(bodyLabel(world, c.bodyA).c_str(), isPicked, ImGuiSelectableFlags_SpanAllColumns)) {
+                    picked_ = ContactKey{c.bodyA, c.bodyB, c.featureId, true, c.point};
+                    pickedIndex = static_cast<int>(i);
+                }
+                ImGui::PopID();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(bodyLabel(world, c.bodyB).c_str());
+                ImGui::TableNextColumn();
+                ImGui::Text("%.3f", static_cast<double>(c.normalImpulse));
+                ImGui::TableNextColumn();
+                ImGui::Text("%.2f", static_cast<double>(c.normalVelocityBefore));
+                ImGui::TableNextColumn();
+                ImGui::TextColored(c.sticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",
+                                   c.sticking ? "stick" : "slip");
             }
-            ImGui::PopID();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(bodyLabel(world, c.bodyB).c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%.3f", static_cast<double>(c.normalImpulse));
-            ImGui::TableNextColumn();
-            ImGui::Text("%.2f", static_cast<double>(c.normalVelocityBefore));
-            ImGui::TableNextColumn();
-            ImGui::TextColored(c.sticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",
-                               c.sticking ? "stick" : "slip");
         }
         ImGui::EndTable();
     }
@@ -516,9 +528,15 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
     }
     const StatsHistory::Sample& s = stats_.latest();
     const StepStats& st = world.stats();
-    ImGui::Text("frame %.1f ms (%.0f fps)  step %.2f ms x%d", static_cast<double>(frame.frameMs),
+    ImGui::Text("frame %.1f ms (%.0f fps)  swap %.1f ms", static_cast<double>(frame.frameMs),
                 frame.frameMs > 0.0f ? 1000.0 / static_cast<double>(frame.frameMs) : 0.0,
-                static_cast<double>(frame.stepMs), frame.stepsThisFrame);
+                static_cast<double>(frame.presentMs));
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Per frame, smoothed. Render and UI include the wait for the GL work.\n"
+                          "One physics step: %.2f ms", static_cast<double>(frame.stepMs));
+    }
+    ImGui::Text("physics %.1f (x%d)  render %.1f  UI %.1f ms", static_cast<double>(frame.physicsMs),
+                frame.stepsThisFrame, static_cast<double>(frame.renderMs), static_cast<double>(frame.uiMs));
     ImGui::Text("bodies %d  pairs %d  manifolds %d  pts %d", world.bodyCount(), st.candidatePairs, st.manifolds,
                 st.contactPoints);
     ImGui::Text("E = KE %.2f + PE %.2f = %.2f J", static_cast<double>(s.kinetic), static_cast<double>(s.potential),
