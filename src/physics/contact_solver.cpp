@@ -60,14 +60,18 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a,
 
 namespace {
 
-ConstraintAxis makeAxis(const Body& a, const Body& b, const vec3& rA, const vec3& rB, const vec3& direction) {
+// The axis of direction d for solver slots a and b, with their world inverse
+// inertia as the solver has it now (it follows bodies whose tensor turns).
+ConstraintAxis makeAxis(const ContactSolverData& data, uint32_t a, uint32_t b, const vec3& rA, const vec3& rB,
+                        const vec3& direction) {
     ConstraintAxis axis;
     axis.rAxD = glm::cross(rA, direction);
     axis.rBxD = glm::cross(rB, direction);
-    axis.turnA = a.inverseInertiaWorld * axis.rAxD;
-    axis.turnB = b.inverseInertiaWorld * axis.rBxD;
+    axis.turnA = data.inverseInertia[a] * axis.rAxD;
+    axis.turnB = data.inverseInertia[b] * axis.rBxD;
     // d.[(I^-1 (r x d)) x r] = (r x d).(I^-1 (r x d))
-    const float k = a.inverseMass + b.inverseMass + glm::dot(axis.rAxD, axis.turnA) + glm::dot(axis.rBxD, axis.turnB);
+    const float k = data.bodies[a].inverseMass + data.bodies[b].inverseMass + glm::dot(axis.rAxD, axis.turnA) +
+                    glm::dot(axis.rBxD, axis.turnB);
     axis.mass = k > 0.0f ? 1.0f / k : 0.0f;
     return axis;
 }
@@ -189,9 +193,9 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
                 collision.constraint = uint32_t(m);
                 collision.point = i;
                 // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
-                collision.normal = makeAxis(a, b, point.rA, point.rB, n);
-                collision.tangent[0] = makeAxis(a, b, point.rA, point.rB, manifold.tangent[0]);
-                collision.tangent[1] = makeAxis(a, b, point.rA, point.rB, manifold.tangent[1]);
+                collision.normal = makeAxis(data, constraint.a, constraint.b, point.rA, point.rB, n);
+                collision.tangent[0] = makeAxis(data, constraint.a, constraint.b, point.rA, point.rB, manifold.tangent[0]);
+                collision.tangent[1] = makeAxis(data, constraint.a, constraint.b, point.rA, point.rB, manifold.tangent[1]);
             }
             // A point at rest (before this step's gravity) is held by static
             // friction mu_s; one already sliding keeps kinetic mu.
@@ -790,8 +794,7 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
     }
 }
 
-void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds,
-                      const std::vector<Body>& bodies, float threshold) {
+void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds, float threshold) {
     for (size_t m = 0; m < data.constraints.size(); ++m) {
         ContactConstraint& c = data.constraints[m];
         if (c.restitution == 0.0f) continue;
@@ -806,7 +809,9 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
                 continue;
             }
             const ContactPoint& point = manifold.points[i];
-            const ConstraintAxis axis = makeAxis(bodies[manifold.a], bodies[manifold.b], point.rA, point.rB, c.normal);
+            // With the tensors of now: a body that turned during the sub-steps
+            // would otherwise leave with the wrong angular momentum (and energy).
+            const ConstraintAxis axis = makeAxis(data, c.a, c.b, point.rA, point.rB, c.normal);
             p.restitutionTarget = -c.restitution * p.approachVelocity;
             const float normalVelocity = axisVelocity(a, b, c.normal, axis);
             const float total = std::max(p.normalImpulse - axis.mass * (normalVelocity - p.restitutionTarget), 0.0f);

@@ -235,8 +235,7 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
 /// Newton's law for points that pushed this step after approaching faster than
 /// the threshold but were not seen as collisions beforehand (a speculative gap
 /// that closed within the step).
-void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds,
-                      const std::vector<Body>& bodies, float threshold);
+void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds, float threshold);
 /// Writes velocities and poses (with their rotation matrices and world
 /// inverse inertia) back to the bodies, and impulses, the
 /// post-solve normal velocity and the stick/slip state back to the manifolds.

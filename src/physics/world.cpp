@@ -444,7 +444,7 @@ void World::substep(float dt) {
 
     // 5. Newton's restitution for collisions found during the sub-steps, then
     // velocities and poses back to the bodies.
-    applyRestitution(in.solverData, in.manifolds, bodies_, settings_.restitutionThreshold);
+    applyRestitution(in.solverData, in.manifolds, settings_.restitutionThreshold);
     finishContacts(in.solverData, in.manifolds, bodies_);
 
     // 6. Optional rigid position passes for overlap left beyond the slop.

@@ -57,7 +57,7 @@ void runSubSteps(OneContact& c, float h, int subSteps) {
         solveContacts(c.data, h, Sweep::Relax, i % 2 == 0);
     }
     storeBatchImpulses(c.data);
-    applyRestitution(c.data, c.manifolds, c.bodies, 1.0f);
+    applyRestitution(c.data, c.manifolds, 1.0f);
     finishContacts(c.data, c.manifolds, c.bodies);
 }
 
