@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <utility>
 
 namespace impulse {
 namespace {
@@ -248,7 +249,7 @@ void solveCollisions(ContactSolverData& data, int iterations) {
 
 namespace {
 
-constexpr int kColourCount = 64;  ///< one bit each in SolverBody colour masks
+constexpr int kColourCount = 64;  ///< one bit each in ContactSolverData::slotColours
 constexpr int kOverflowColour = kColourCount;  ///< a constraint of a body with 64 colours taken: alone in its batch
 
 void setLane(Lanes& lanes, int lane, float value) { lanes.v[lane] = value; }
@@ -306,8 +307,8 @@ std::pair<FloatW, FloatW> computeAxis(AxisLanes& out, const Vec3W& rA, const Vec
     store(out.turnA, turnA);
     store(out.turnB, turnB);
     // max() keeps lanes with k = 0 (an empty lane) from dividing by zero.
-    store(out.mass, select(greater(k, zero), splat(1.0f) / max(k, splat(1e-30f)), zero));
-    store(out.mass, select(present, load(out.mass), zero));
+    const FloatW mass = select(greater(k, zero), splat(1.0f) / max(k, splat(1e-30f)), zero);
+    store(out.mass, select(present, mass, zero));
     return {angularA, angularB};
 }
 
@@ -508,6 +509,7 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
 }
 
 void storeBatchImpulses(ContactSolverData& data) {
+    data.deepestSeparation = 0.0f;
     for (const ContactBatch& batch : data.batches) {
         const BatchPoint* points = &data.batchPoints[batch.firstPoint];
         for (int lane = 0; lane < kSimdWidth; ++lane) {
@@ -516,6 +518,7 @@ void storeBatchImpulses(ContactSolverData& data) {
             for (int i = 0; i < c.pointCount; ++i) {
                 const BatchPoint& p = points[i];
                 ConstraintPoint& cp = c.points[i];
+                data.deepestSeparation = std::min(data.deepestSeparation, p.separation.v[lane]);
                 cp.normalImpulse = p.normalImpulse.v[lane];
                 cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
                 cp.tangentImpulse[1] = p.tangentImpulse[1].v[lane];

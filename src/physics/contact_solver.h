@@ -177,6 +177,7 @@ struct ContactSolverData {
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
     std::vector<CollisionPoint> collisions;      ///< in constraint order
     std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
+    float deepestSeparation = 0.0f;         ///< most negative point separation after the sub-steps (<= 0)
     std::vector<BatchPoint> batchPoints;
     std::vector<uint64_t> slotColours;      ///< per solver slot: the colours its constraints use
     std::vector<uint32_t> batchOrder;       ///< scratch: constraints sorted by colour
@@ -206,7 +207,8 @@ void solveCollisions(ContactSolverData& data, int iterations);
 /// sub-steps, carrying the impulses accumulated so far. The effective masses
 /// are computed here, lane-parallel, and also written to the manifolds' points.
 void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& manifolds);
-/// The batches' impulses back into the constraints, after the sub-steps.
+/// The batches' impulses back into the constraints, after the sub-steps, and
+/// the deepest overlap they left (ContactSolverData::deepestSeparation).
 void storeBatchImpulses(ContactSolverData& data);
 
 /// Starts a sub-step: adds the impulses the last sub-step ended with to the

@@ -447,9 +447,13 @@ void World::substep(float dt) {
     applyRestitution(in.solverData, in.manifolds, settings_.restitutionThreshold);
     finishContacts(in.solverData, in.manifolds, bodies_);
 
-    // 6. Optional rigid position passes for overlap left beyond the slop.
-    for (int iteration = 0; iteration < settings_.positionIterations; ++iteration) {
-        solveContactPositions(in.manifolds, bodies_);
+    // 6. Optional rigid position passes for overlap left beyond the slop. When
+    // no point is within a quarter slop of that (resting contacts sit near
+    // -0.5 mm) every correction would be zero: the passes are skipped.
+    if (in.solverData.deepestSeparation < -0.75f * kLinearSlop) {
+        for (int iteration = 0; iteration < settings_.positionIterations; ++iteration) {
+            solveContactPositions(in.manifolds, bodies_);
+        }
     }
     if (dragged) drag_.anchor = dragged->position + rotate(dragged->orientation, drag_.localAnchor);
 
