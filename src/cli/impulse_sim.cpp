@@ -36,6 +36,7 @@ constexpr long long kMaxSteps = 10'000'000;
 
 constexpr const char* kUsage =
     "usage: impulse-sim SCENE.json --steps N [--dt SECONDS] [--csv OUT.csv] [--every K] [--summary]\n"
+    "                   [--threads T]\n"
     "\n"
     "Runs a scene headless and reports its state.\n"
     "  --steps N      number of steps to take (0 <= N <= 10000000), required\n"
@@ -47,6 +48,8 @@ constexpr const char* kUsage =
     "                 wall_time_s, step_time_ms {median, p95, mean, max}, the final\n"
     "                 state of every body, energies, momenta, contact_points of the\n"
     "                 last step and max_speed (largest final body speed, m/s)\n"
+    "  --threads T    threads sharing the solver's sweeps (1 <= T <= 64, default 1);\n"
+    "                 results are bit-identical for every T\n"
     "  --help         show this text\n"
     "\n"
     "Exit status: 0 success, 2 invalid input, 1 internal failure (e.g. non-finite state).\n";
@@ -58,6 +61,7 @@ struct Options {
     std::string csvPath;
     long long every = 1;
     bool summary = false;
+    int threads = 1;
 };
 
 // Invalid input: message on stderr, exit 2.
@@ -97,7 +101,8 @@ double parseReal(const std::string& flag, const std::string& text) {
 // Returns nullopt when --help was asked for.
 std::optional<Options> parseArguments(int argc, char** argv) {
     Options options;
-    bool stepsSeen = false, dtSeen = false, csvSeen = false, everySeen = false, summarySeen = false;
+    bool stepsSeen = false, dtSeen = false, csvSeen = false, everySeen = false, summarySeen = false,
+         threadsSeen = false;
     auto once = [](bool& seen, const std::string& flag) {
         if (seen) usageError(flag + ": given more than once");
         seen = true;
@@ -152,6 +157,14 @@ std::optional<Options> parseArguments(int argc, char** argv) {
             options.every = parseInteger(arg, value());
             if (options.every < 1)
                 usageError("--every: must be >= 1 (got " + std::to_string(options.every) + ")");
+        } else if (arg == "--threads") {
+            once(threadsSeen, arg);
+            const long long threads = parseInteger(arg, value());
+            // The physics layer owns the allowed range: ask it.
+            if (impulse::Validation error = impulse::validateThreadCount(int(std::clamp(threads, -1LL, 1000000LL)))) {
+                usageError("--threads: " + error->rule + " (got " + std::to_string(threads) + ")");
+            }
+            options.threads = int(threads);
         } else if (arg == "--summary") {
             once(summarySeen, arg);
             if (inlineValue) usageError("--summary: takes no value");
@@ -256,6 +269,7 @@ int run(const Options& options) {
         }
     }
     World world = impulse::scene::buildWorld(scene);
+    world.setThreadCount(options.threads);  // checked while parsing
 
     const float dt = world.settings().timestep;
     const std::vector<BodyId> ids = world.bodyIds();

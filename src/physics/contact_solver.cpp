@@ -79,6 +79,8 @@ ConstraintAxis makeAxis(const ContactSolverData& data, uint32_t a, uint32_t b, c
 
 // The two inner-loop operations; GCC declines to inline them on its own.
 #define IMPULSE_INLINE [[gnu::always_inline]] inline
+// The same for the per-batch bodies of the colour walks.
+#define IMPULSE_INLINE_LAMBDA __attribute__((always_inline))
 
 IMPULSE_INLINE float axisVelocity(const SolverBody& a, const SolverBody& b, const vec3& direction, const ConstraintAxis& axis) {
     return glm::dot(b.linearVelocity - a.linearVelocity, direction) + glm::dot(b.angularVelocity, axis.rBxD) -
@@ -462,10 +464,18 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
 
     data.batches.clear();
     data.batchPoints.clear();
+    data.colourStarts.clear();
+    data.overflowFrom = ~size_t(0);
+    uint32_t lastColour = ~0u;
     for (size_t next = 0; next < count;) {
+        const uint32_t colour = keyOf[order[next]] / kMaxManifoldPoints;
+        if (colour != lastColour) {
+            data.colourStarts.push_back(uint32_t(data.batches.size()));
+            if (colour == kOverflowColour) data.overflowFrom = data.colourStarts.size() - 1;
+            lastColour = colour;
+        }
         ContactBatch& batch = data.batches.emplace_back();
         batch.firstPoint = uint32_t(data.batchPoints.size());
-        const uint32_t colour = keyOf[order[next]] / kMaxManifoldPoints;
         batch.pointCount = data.constraints[order[next]].pointCount;
         data.batchPoints.resize(data.batchPoints.size() + size_t(batch.pointCount));
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
@@ -506,7 +516,30 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
         batch.followsTurn = std::any_of(std::begin(batch.a), std::end(batch.a), turnsWithL) ||
                             std::any_of(std::begin(batch.b), std::end(batch.b), turnsWithL);
     }
+    data.colourStarts.push_back(uint32_t(data.batches.size()));
 }
+
+namespace {
+
+// Runs visit(batch) over this member's share of every colour, colour after
+// colour (backwards if `reverse`), with a barrier after each colour. The
+// overflow group's batches may share bodies: member 0 takes them all.
+template <typename Visit>
+void forEachColour(ContactSolverData& data, ThreadTeam& team, int member, bool reverse, Visit visit) {
+    const size_t colours = data.colourStarts.empty() ? 0 : data.colourStarts.size() - 1;
+    for (size_t k = 0; k < colours; ++k) {
+        const size_t colour = reverse ? colours - 1 - k : k;
+        const size_t first = data.colourStarts[colour], count = data.colourStarts[colour + 1] - first;
+        ThreadTeam::Share share = team.share(count, member);
+        if (colour == data.overflowFrom) share = member == 0 ? ThreadTeam::Share{0, count} : ThreadTeam::Share{0, 0};
+        for (size_t i = share.begin; i < share.end; ++i) {
+            visit(data.batches[first + (reverse ? share.end - 1 - (i - share.begin) : i)]);
+        }
+        team.sync();
+    }
+}
+
+}  // namespace
 
 void storeBatchImpulses(ContactSolverData& data) {
     data.deepestSeparation = 0.0f;
@@ -533,9 +566,9 @@ void storeBatchImpulses(ContactSolverData& data) {
     }
 }
 
-void beginSubStep(ContactSolverData& data, bool warmStart, bool first) {
+void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTeam& team, int member) {
     const FloatW zero = splat(0.0f);
-    for (ContactBatch& batch : data.batches) {
+    forEachColour(data, team, member, false, [&data, warmStart, first, zero](ContactBatch& batch) IMPULSE_INLINE_LAMBDA {
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
         // The impulses a sub-step ends with are all it applied (warm start and
         // sweeps): they count towards the step's totals.
@@ -553,7 +586,7 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first) {
                 store(points[i].tangentImpulse[0], zero);
                 store(points[i].tangentImpulse[1], zero);
             }
-            continue;
+            return;
         }
         BodyBlock blockA(data.bodies, batch.a, kVelocityBlock);
         BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
@@ -580,15 +613,13 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first) {
         blockA.store();
         blockB.set(vB, wB);
         blockB.store();
-    }
+    });
 }
 
-void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) {
+void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, ThreadTeam& team, int member) {
     const FloatW inverseH = splat(1.0f / h);
     const FloatW zero = splat(0.0f);
-    const size_t count = data.batches.size();
-    for (size_t index = 0; index < count; ++index) {
-        ContactBatch& batch = data.batches[reverse ? count - 1 - index : index];
+    forEachColour(data, team, member, reverse, [&data, sweep, reverse, inverseH, zero](ContactBatch& batch) IMPULSE_INLINE_LAMBDA {
         BodyBlock blockA(data.bodies, batch.a, kVelocityBlock);
         BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
         Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
@@ -684,7 +715,7 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse) 
         blockA.store();
         blockB.set(vB, wB);
         blockB.store();
-    }
+    });
 }
 
 namespace {
@@ -744,13 +775,16 @@ void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slot
 
 }  // namespace
 
-void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                              float h) {
+void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
+                              const std::vector<Body>& bodies, float h, ThreadTeam& team, int member) {
     // Isotropic bodies turn at constant w, kSimdWidth at a time; a chunk with a
     // body that conserves L while it turns goes one body at a time.
-    std::vector<uint32_t>::const_iterator gyroscopic = data.gyroscopicSlots.begin();
     const size_t slotCount = data.bodies.size();
-    for (size_t first = 1; first < slotCount; first += kSimdWidth) {
+    const ThreadTeam::Share chunks = team.share((slotCount - 1 + kSimdWidth - 1) / kSimdWidth, member);
+    std::vector<uint32_t>::const_iterator gyroscopic = std::lower_bound(
+        data.gyroscopicSlots.begin(), data.gyroscopicSlots.end(), uint32_t(1 + chunks.begin * kSimdWidth));
+    for (size_t chunk = chunks.begin; chunk < chunks.end; ++chunk) {
+        const size_t first = 1 + chunk * kSimdWidth;
         const size_t last = std::min(first + kSimdWidth, slotCount);
         if (gyroscopic != data.gyroscopicSlots.end() && *gyroscopic < last) {
             for (size_t slot = first; slot < last; ++slot) {
@@ -765,19 +799,23 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
         for (int lane = 0; lane < kSimdWidth; ++lane) slots[lane] = uint32_t(std::min(first + lane, last - 1));
         integrateSolverBodies(data.bodies, slots, h);
     }
+    team.sync();
     // A body whose inertia is not isotropic turns its tensor with it (see followsTurn).
-    for (uint32_t slot : data.gyroscopicSlots) {
+    const ThreadTeam::Share turning = team.share(data.gyroscopicSlots.size(), member);
+    for (size_t i = turning.begin; i < turning.end; ++i) {
+        const uint32_t slot = data.gyroscopicSlots[i];
         const Body& body = bodies[data.bodyOfSlot[slot]];
         data.inverseInertia[slot] =
             worldInverseInertia(glm::mat3_cast(data.bodies[slot].orientation), body.inverseInertiaBody);
     }
-    for (const ContactBatch& batch : data.batches) {
-        if (batch.followsTurn) computeBatchAxes(data, manifolds, batch, &data.batchPoints[batch.firstPoint]);
-    }
+    team.sync();
     // Separations now, from how far the bodies moved since the start of the
     // step; the relax sweep and the next solve both see these poses.
     const FloatW zero = splat(0.0f);
-    for (ContactBatch& batch : data.batches) {
+    const ThreadTeam::Share batches = team.share(data.batches.size(), member);
+    for (size_t index = batches.begin; index < batches.end; ++index) {
+        ContactBatch& batch = data.batches[index];
+        if (batch.followsTurn) computeBatchAxes(data, manifolds, batch, &data.batchPoints[batch.firstPoint]);
         const BodyBlock poseA(data.bodies, batch.a, kPoseBlock);
         const BodyBlock poseB(data.bodies, batch.b, kPoseBlock);
         const Vec3W moved = poseB.first() - poseA.first();
@@ -795,6 +833,7 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
             store(p.pushImpulse, zero);
         }
     }
+    team.sync();
 }
 
 void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds, float threshold) {

@@ -21,6 +21,7 @@
 #include "physics/body.h"
 #include "physics/manifold.h"
 #include "physics/simd.h"
+#include "physics/thread_team.h"
 
 #include <cstdint>
 #include <vector>
@@ -177,6 +178,8 @@ struct ContactSolverData {
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
     std::vector<CollisionPoint> collisions;      ///< in constraint order
     std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
+    std::vector<uint32_t> colourStarts;     ///< first batch of each colour, then batches.size()
+    size_t overflowFrom = ~size_t(0);       ///< index into colourStarts of the overflow group, if any
     float deepestSeparation = 0.0f;         ///< most negative point separation after the sub-steps (<= 0)
     std::vector<BatchPoint> batchPoints;
     std::vector<uint64_t> slotColours;      ///< per solver slot: the colours its constraints use
@@ -211,10 +214,14 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
 /// the deepest overlap they left (ContactSolverData::deepestSeparation).
 void storeBatchImpulses(ContactSolverData& data);
 
+/// beginSubStep, solveContacts and integrateSolverPositions run on every
+/// member of `team` (inside ThreadTeam::run), each taking its share of every
+/// colour, and return after a barrier. Results do not depend on the team's size.
+
 /// Starts a sub-step: adds the impulses the last sub-step ended with to the
 /// step's totals (not at the first: they are then last step's), then applies
 /// them again (warm starting) or, without warm starting, sets them to zero.
-void beginSubStep(ContactSolverData& data, bool warmStart, bool first);
+void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTeam& team, int member);
 
 /// The sweeps of a sub-step.
 enum class Sweep : uint8_t {
@@ -227,13 +234,13 @@ enum class Sweep : uint8_t {
 /// point, s > 0, may close its gap but no more), then in Solve the split
 /// push-out impulse on the pseudo-velocities of overlapping points. `reverse`
 /// walks backwards.
-void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse);
+void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, ThreadTeam& team, int member);
 /// Moves the solver bodies by one sub-step (velocity plus push pseudo-velocity,
 /// which is then dropped), with the L-preserving rotation for bodies whose
 /// inertia is not isotropic (their contacts' axes then follow the turn, see
 /// ContactBatch::followsTurn), and updates the separation of every batched point.
 void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
-                              const std::vector<Body>& bodies, float h);
+                              const std::vector<Body>& bodies, float h, ThreadTeam& team, int member);
 /// Newton's law for points that pushed this step after approaching faster than
 /// the threshold but were not seen as collisions beforehand (a speculative gap
 /// that closed within the step).

@@ -1,6 +1,7 @@
 #include "physics/world.h"
 
 #include "physics/broad_phase.h"
+#include "physics/thread_team.h"
 #include "physics/constants.h"
 #include "physics/contact_solver.h"
 #include "physics/drag_constraint.h"
@@ -136,7 +137,8 @@ struct World::Internals {
     }
 };
 
-World::World(const WorldSettings& settings) : internals_(std::make_unique<Internals>()) {
+World::World(const WorldSettings& settings)
+    : internals_(std::make_unique<Internals>()), team_(std::make_unique<ThreadTeam>(1)) {
     // Constructing from invalid settings is a programming error; fall back to defaults.
     settings_ = validateSettings(settings) ? WorldSettings{} : settings;
 }
@@ -152,13 +154,29 @@ World::World(const World& other)
       stepCount_(other.stepCount_),
       lastRecovery_(other.lastRecovery_),
       recoveryCount_(other.recoveryCount_),
-      internals_(std::make_unique<Internals>(*other.internals_)) {}
+      internals_(std::make_unique<Internals>(*other.internals_)),
+      team_(std::make_unique<ThreadTeam>(other.team_->size())) {}
 World& World::operator=(const World& other) {
     if (this != &other) *this = World(other);
     return *this;
 }
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
+
+Validation validateThreadCount(int count) {
+    if (count < 1 || count > kMaxThreads) {
+        return FieldError{"threads", "must be an integer in [1, " + std::to_string(kMaxThreads) + "]"};
+    }
+    return std::nullopt;
+}
+
+Validation World::setThreadCount(int count) {
+    if (auto error = validateThreadCount(count)) return error;
+    if (count != team_->size()) team_ = std::make_unique<ThreadTeam>(count);
+    return std::nullopt;
+}
+
+int World::threadCount() const { return team_->size(); }
 
 Validation World::setSettings(const WorldSettings& settings) {
     if (auto error = validateSettings(settings)) return error;
@@ -415,30 +433,36 @@ void World::substep(float dt) {
     buildContactBatches(in.solverData, in.manifolds);
 
     // 4. Sub-steps: gravity, warm start, solve (with the drag and the split
-    // push-out), move, relax.
+    // push-out), move, relax; on every member of the thread team.
     const int subSteps = settings_.velocityIterations;
     const float h = dt / float(subSteps);
-    for (int subStep = 0; subStep < subSteps; ++subStep) {
-        for (size_t slot = 1; slot < in.solverData.bodies.size(); ++slot) {
-            in.solverData.bodies[slot].linearVelocity += h * settings_.gravity;
+    ThreadTeam& team = *team_;
+    team.run([&](int member) {
+        for (int subStep = 0; subStep < subSteps; ++subStep) {
+            const ThreadTeam::Share slots = team.share(in.solverData.bodies.size() - 1, member);
+            for (size_t slot = 1 + slots.begin; slot < 1 + slots.end; ++slot) {
+                in.solverData.bodies[slot].linearVelocity += h * settings_.gravity;
+            }
+            team.sync();
+            beginSubStep(in.solverData, settings_.warmStarting, subStep == 0, team, member);
+            const bool reverse = subStep % 2 == 1;
+            if (dragged && member == 0) {
+                // The cap is in body weights; under zero gravity use Earth's so it still pulls.
+                const SolverBody& slot = in.solverData.bodies[draggedSlot];
+                const float weight = dragged->mass * std::max(glm::length(settings_.gravity), 9.81f);
+                prepareDrag(in.dragSolver, dragged->position + slot.deltaPosition,
+                            slot.orientation, *dragged, drag_.localAnchor, drag_.target,
+                            drag_.settings.frequency, drag_.settings.dampingRatio,
+                            drag_.settings.maxForceInWeights * weight, h);
+                solveDrag(in.dragSolver, in.solverData.bodies[draggedSlot]);
+            }
+            if (dragged) team.sync();
+            solveContacts(in.solverData, h, Sweep::Solve, reverse, team, member);
+            integrateSolverPositions(in.solverData, in.manifolds, bodies_, h, team, member);
+            // Relax: the velocities again, now against the moved bodies, no push.
+            solveContacts(in.solverData, h, Sweep::Relax, !reverse, team, member);
         }
-        beginSubStep(in.solverData, settings_.warmStarting, subStep == 0);
-        const bool reverse = subStep % 2 == 1;
-        if (dragged) {
-            // The cap is in body weights; under zero gravity use Earth's so it still pulls.
-            const SolverBody& slot = in.solverData.bodies[draggedSlot];
-            const float weight = dragged->mass * std::max(glm::length(settings_.gravity), 9.81f);
-            prepareDrag(in.dragSolver, dragged->position + slot.deltaPosition,
-                        slot.orientation, *dragged, drag_.localAnchor, drag_.target,
-                        drag_.settings.frequency, drag_.settings.dampingRatio,
-                        drag_.settings.maxForceInWeights * weight, h);
-            solveDrag(in.dragSolver, in.solverData.bodies[draggedSlot]);
-        }
-        solveContacts(in.solverData, h, Sweep::Solve, reverse);
-        integrateSolverPositions(in.solverData, in.manifolds, bodies_, h);
-        // Relax: the velocities again, now against the moved bodies, no push.
-        solveContacts(in.solverData, h, Sweep::Relax, !reverse);
-    }
+    });
     storeBatchImpulses(in.solverData);
     if (dragged) drag_.force = in.dragSolver.impulse / h;
 

@@ -14,6 +14,13 @@
 
 namespace impulse {
 
+class ThreadTeam;
+
+/// Most threads World::setThreadCount accepts.
+inline constexpr int kMaxThreads = 64;
+/// 1 <= count <= kMaxThreads.
+Validation validateThreadCount(int count);
+
 /// How the restitution of two materials combines into the pair's e.
 enum class RestitutionCombine : uint8_t { Max, Min, Average, Multiply };
 /// How the friction coefficients of two materials combine into the pair's mu.
@@ -177,6 +184,12 @@ public:
     /// represent usefully (|x| > 1e6 m or |v| > 1e5 m/s), or null.
     BodyId firstNonFiniteBody() const;
     /// Set when the last step hit a non-finite state and was rolled back.
+    /// Threads that share the sub-steps' sweeps (1: the caller only, the
+    /// default). Results are bit-identical for every count; a machine setting,
+    /// not part of the scene. Refused outside [1, kMaxThreads].
+    Validation setThreadCount(int count);
+    int threadCount() const;
+
     const std::optional<StepRecovery>& lastRecovery() const { return lastRecovery_; }
     /// Number of steps rolled back since creation.
     uint64_t recoveryCount() const { return recoveryCount_; }
@@ -200,6 +213,7 @@ private:
     std::optional<StepRecovery> lastRecovery_;
     uint64_t recoveryCount_ = 0;
     std::unique_ptr<Internals> internals_;  // broadphase, manifolds, solver scratch
+    std::unique_ptr<ThreadTeam> team_;      // runs the sub-steps' sweeps
 };
 
 }  // namespace impulse

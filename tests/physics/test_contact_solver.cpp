@@ -48,13 +48,14 @@ struct OneContact {
 // (solve with push-out, move, relax), then restitution for gaps that closed,
 // with the results written back for inspection.
 void runSubSteps(OneContact& c, float h, int subSteps) {
+    ThreadTeam team(1);
     solveCollisions(c.data, subSteps);
     buildContactBatches(c.data, c.manifolds);
     for (int i = 0; i < subSteps; ++i) {
-        beginSubStep(c.data, true, i == 0);
-        solveContacts(c.data, h, Sweep::Solve, i % 2 == 1);
-        integrateSolverPositions(c.data, c.manifolds, c.bodies, h);
-        solveContacts(c.data, h, Sweep::Relax, i % 2 == 0);
+        beginSubStep(c.data, true, i == 0, team, 0);
+        solveContacts(c.data, h, Sweep::Solve, i % 2 == 1, team, 0);
+        integrateSolverPositions(c.data, c.manifolds, c.bodies, h, team, 0);
+        solveContacts(c.data, h, Sweep::Relax, i % 2 == 0, team, 0);
     }
     storeBatchImpulses(c.data);
     applyRestitution(c.data, c.manifolds, 1.0f);
