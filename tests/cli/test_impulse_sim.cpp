@@ -188,6 +188,9 @@ TEST_F(ImpulseSim, BadFlagsExitTwoAndWriteNothing) {
         {{scene_, "--steps", "10", "--every", "0", "--csv", csv}, "--every: must be >= 1"},
         {{scene_, "--steps", "10", "--every", "x", "--csv", csv}, "--every: expected a whole number"},
         {{scene_, "--steps", "10", "--steps", "5", "--csv", csv}, "--steps: given more than once"},
+        {{scene_, "--steps", "10", "--threads", "0", "--csv", csv}, "--threads: must be an integer in [1, 64]"},
+        {{scene_, "--steps", "10", "--threads", "65", "--csv", csv}, "--threads: must be an integer in [1, 64]"},
+        {{scene_, "--steps", "10", "--threads", "two", "--csv", csv}, "--threads: expected a whole number"},
         {{"--steps", "10", "--csv", csv}, "missing SCENE.json"},
         {{scene_, scene_, "--steps", "10", "--csv", csv}, "unexpected argument"},
     };
@@ -233,6 +236,13 @@ TEST_F(ImpulseSim, TwoRunsGiveByteIdenticalCsv) {
     const std::string first = readFile(a);
     EXPECT_GT(first.size(), 1000u);
     EXPECT_EQ(first, readFile(b));
+}
+
+TEST_F(ImpulseSim, ThreadsGiveTheSameBytes) {
+    const std::string one = path("one.csv"), two = path("two.csv");
+    ASSERT_EQ(run({scene_, "--steps", "120", "--csv", one}).exitCode, 0);
+    ASSERT_EQ(run({scene_, "--steps", "120", "--csv", two, "--threads", "2"}).exitCode, 0);
+    EXPECT_EQ(readFile(one), readFile(two));
 }
 
 TEST_F(ImpulseSim, HugeVelocityStillCompletes) {
