@@ -22,7 +22,7 @@ constexpr float kMinCellSize = 1e-3f;      // m; below this, far bodies would al
 // Bodies up to three cell edges wide (4 x 4 x 4 cells) stay in the grid.
 constexpr int64_t kMaxCellsPerGridBody = 64;
 // Cell coordinates are clamped to +-2^30, so AABBs 1e6 m away with 1 mm cells,
-// or infinite ones, cannot overflow int32 and a range's cell count fits int64.
+// or infinite ones, cannot overflow int32 (cellCount saturates the product).
 // Clamping keeps the coordinate a non-decreasing function of position, which
 // is all the reporting rule below needs.
 constexpr double kCellCoordinateLimit = double(1 << 30);
@@ -40,12 +40,15 @@ BodyPair orderedPair(uint32_t i, uint32_t j) {
     return i < j ? BodyPair{i, j} : BodyPair{j, i};
 }
 
-/// Cells in the range, or 0 or less for an inverted AABB (lower above upper).
+/// Cells in the range, at most kManyCells (three spans of 2^31 would overflow
+/// int64), or 0 for an inverted AABB (lower above upper).
+constexpr int64_t kManyCells = int64_t(1) << 40;
 int64_t cellCount(const glm::ivec3& lower, const glm::ivec3& upper) {
     int64_t count = 1;
     for (int axis = 0; axis < 3; ++axis) {
         const int64_t span = int64_t(upper[axis]) - int64_t(lower[axis]) + 1;
         if (span <= 0) return 0;
+        if (count > kManyCells / span) return kManyCells;
         count *= span;
     }
     return count;
