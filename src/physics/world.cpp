@@ -1,11 +1,11 @@
 #include "physics/world.h"
 
 #include "physics/broad_phase.h"
-#include "physics/thread_team.h"
 #include "physics/constants.h"
 #include "physics/contact_solver.h"
 #include "physics/drag_constraint.h"
 #include "physics/manifold.h"
+#include "physics/thread_team.h"
 
 #include <algorithm>
 #include <cassert>
