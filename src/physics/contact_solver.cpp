@@ -190,6 +190,8 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             const bool collides = normalVelocity < -restitutionThreshold && point.separation <= kLinearSlop;
             cp.approachVelocity = normalVelocity;
             cp.collides = collides;
+            cp.mayBounce = !collides && manifold.restitution > 0.0f && normalVelocity < -restitutionThreshold;
+            cp.closingVelocity = 0.0f;
             cp.restitutionTarget = collides ? -manifold.restitution * normalVelocity : 0.0f;
             if (collides) {
                 CollisionPoint& collision = data.collisions.emplace_back();
@@ -509,6 +511,7 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
                 setLane(p.tangentImpulse[0], lane, cp.tangentImpulse[0]);
                 setLane(p.tangentImpulse[1], lane, cp.tangentImpulse[1]);
                 setLane(p.stepNormalImpulse, lane, cp.stepNormalImpulse);
+                batch.mayBounce = batch.mayBounce || cp.mayBounce;
             }
         }
         computeBatchAxes(data, manifolds, batch, points);
@@ -553,6 +556,7 @@ void storeBatchImpulses(ContactSolverData& data) {
                 ConstraintPoint& cp = c.points[i];
                 data.deepestSeparation = std::min(data.deepestSeparation, p.separation.v[lane]);
                 cp.normalImpulse = p.normalImpulse.v[lane];
+                cp.closingVelocity = p.closingVelocity.v[lane];
                 cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
                 cp.tangentImpulse[1] = p.tangentImpulse[1].v[lane];
                 // With the last sub-step's impulses (see beginSubStep). The tangents
@@ -662,11 +666,16 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
         }
         // j = -(v_rel.n - target) / k_n, the target being -s/h for a gap (close
         // it, no more), else 0; the accumulated total stays >= 0 (contacts only push).
+        const bool tracksClosing = batch.mayBounce;
         const auto solveNormal = [&](BatchPoint& p, const AxisW& axis, FloatW separation) {
             const FloatW target = select(greater(separation, zero), -separation * inverseH, zero);
             const FloatW oldImpulse = load(p.normalImpulse);
-            const FloatW lambda = -axis.mass * (axisVelocity(vA, wA, vB, wB, normal, axis) - target);
+            const FloatW normalVelocity = axisVelocity(vA, wA, vB, wB, normal, axis);
+            const FloatW lambda = -axis.mass * (normalVelocity - target);
             const FloatW total = max(oldImpulse + lambda, zero);
+            if (tracksClosing) {
+                store(p.closingVelocity, min(load(p.closingVelocity), select(greater(total, zero), normalVelocity, zero)));
+            }
             const FloatW applied = total - oldImpulse;
             vA = vA - (inverseMassA * applied) * normal;
             wA = wA - applied * axis.turnA;
@@ -839,7 +848,6 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
 void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds, float threshold) {
     for (size_t m = 0; m < data.constraints.size(); ++m) {
         ContactConstraint& c = data.constraints[m];
-        if (c.restitution == 0.0f) continue;
         const ContactManifold& manifold = manifolds[m];
         SolverBody& a = data.bodies[c.a];
         SolverBody& b = data.bodies[c.b];
@@ -847,14 +855,18 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
             ConstraintPoint& p = c.points[i];
             // Points that pushed this step after approaching faster than the
             // threshold, unless the first solve already treated them as a collision.
-            if (p.collides || p.approachVelocity >= -threshold || p.stepNormalImpulse <= 0.0f) {
-                continue;
-            }
+            if (!p.mayBounce || p.stepNormalImpulse <= 0.0f) continue;
+            // The approach speed of the start of the step, or the speed at which
+            // the gap closed if slower: a point of a spinning body may have
+            // slowed (or turned away) before it arrived, and reflecting the
+            // earlier speed would add energy.
+            const float impact = std::max(p.approachVelocity, p.closingVelocity);
+            if (impact >= -threshold) continue;
             const ContactPoint& point = manifold.points[i];
             // With the tensors of now: a body that turned during the sub-steps
             // would otherwise leave with the wrong angular momentum (and energy).
             const ConstraintAxis axis = makeAxis(data, c.a, c.b, point.rA, point.rB, c.normal);
-            p.restitutionTarget = -c.restitution * p.approachVelocity;
+            p.restitutionTarget = -c.restitution * impact;
             const float normalVelocity = axisVelocity(a, b, c.normal, axis);
             const float total = std::max(p.normalImpulse - axis.mass * (normalVelocity - p.restitutionTarget), 0.0f);
             const float applied = total - p.normalImpulse;

@@ -96,7 +96,9 @@ struct ConstraintPoint {
     float separation = 0.0f;            ///< at the start of the step
     float approachVelocity = 0.0f;      ///< v_rel.n at the start of the step
     bool collides = false;              ///< touching and approaching faster than the threshold
+    bool mayBounce = false;             ///< e > 0, approaching faster than the threshold, not colliding yet
     float restitutionTarget = 0.0f;     ///< -e v_n for a collision, else 0
+    float closingVelocity = 0.0f;       ///< most negative v_n the sub-steps met while it pushed
     float normalImpulse = 0.0f;
     float tangentImpulse[2] = {0.0f, 0.0f};
     float stepNormalImpulse = 0.0f;
@@ -143,6 +145,7 @@ struct BatchPoint {
     Lanes normalImpulse;
     Lanes tangentImpulse[2];
     Lanes pushImpulse;  ///< split (position-only) impulse of this sub-step
+    Lanes closingVelocity;  ///< most negative v_n met while pushing (tracked in batches that may bounce)
     Lanes stepNormalImpulse;
     Lanes stepTangentImpulse[2];
 };
@@ -162,6 +165,10 @@ struct ContactBatch {
     /// step, a box turning 0.7 rad per step was kicked by impulses that changed
     /// its angular momentum by the wrong amount and gained energy bounce after bounce.
     bool followsTurn = false;
+    /// A lane may get a bounce after the sub-steps (e > 0, approaching faster
+    /// than the threshold, not a collision yet): the sweeps track its points'
+    /// closing velocity.
+    bool mayBounce = false;
     Lanes3 normal;
     Lanes3 tangent[2];
     Lanes anchorTurnsA, anchorTurnsB;  ///< lane masks (all bits set: the anchor turns with the body)

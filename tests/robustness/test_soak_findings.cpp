@@ -134,8 +134,8 @@ TEST(SoakFindings, SpinningBoxWithTiltedTensorGainsNoEnergyOnTheGround) {
 // edge; the gap closes mid-step, so its bounce comes after the sub-steps, by
 // which time the box has turned 0.5 rad. The bounce used the inertia tensor
 // of the start of the step: +40.3 J in one step (419 J before). With the
-// tensor of now: +7.0 J. What is left comes from the target -e v_n taking the
-// approach speed of the start of the step, not of the moment the gap closed.
+// tensor of now: +7.0 J; reflecting the speed at which the gap closed when
+// that is slower than the approach at the start of the step: +4.2 J.
 // Tolerance: 2 % of E (8.4 J) in that step.
 TEST(SoakFindings, SoakSeed4SpinningCornerBounceUsesTheTurnedTensor) {
     World world = loadData("soak_seed4_step86_spinning_corner.json");
