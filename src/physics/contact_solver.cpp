@@ -113,7 +113,6 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     data.bodies.assign(1, SolverBody{});
     data.bodyOfSlot.assign(1, 0);
     data.inverseInertia.assign(1, mat3(0.0f));
-    data.slotTurnsWithL.assign(1, 0);
     data.slotOfBody.assign(bodies.size(), 0);
     data.gyroscopicSlots.clear();
     for (size_t i = 0; i < bodies.size(); ++i) {
@@ -131,9 +130,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         data.inverseInertia.push_back(body.inverseInertiaWorld);
         // Only a non-isotropic tensor makes w x (I w) non-zero.
         const mat3& inertia = body.inertiaBody;
-        const bool turnsWithL = inertia != mat3(inertia[0][0]);
-        if (turnsWithL) data.gyroscopicSlots.push_back(slot);
-        data.slotTurnsWithL.push_back(turnsWithL);
+        if (inertia != mat3(inertia[0][0])) data.gyroscopicSlots.push_back(slot);
     }
 
     data.constraints.resize(manifolds.size());
@@ -189,7 +186,6 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             // arrives and gets its bounce there (applyRestitution), not early.
             const bool collides = normalVelocity < -restitutionThreshold && point.separation <= kLinearSlop;
             cp.approachVelocity = normalVelocity;
-            cp.collides = collides;
             cp.mayBounce = !collides && manifold.restitution > 0.0f && normalVelocity < -restitutionThreshold;
             cp.closingVelocity = 0.0f;
             cp.restitutionTarget = collides ? -manifold.restitution * normalVelocity : 0.0f;
@@ -262,7 +258,6 @@ void setLane(Lanes3& lanes, int lane, const vec3& value) {
     lanes.y.v[lane] = value.y;
     lanes.z.v[lane] = value.z;
 }
-vec3 getLane(const Lanes3& lanes, int lane) { return vec3(lanes.x.v[lane], lanes.y.v[lane], lanes.z.v[lane]); }
 
 // All bits set: a lane mask that select() reads as true.
 float laneMask(bool on) {
@@ -373,40 +368,19 @@ FloatW axisVelocity(const Vec3W& vA, const Vec3W& wA, const Vec3W& vB, const Vec
 
 namespace {
 
-// Effective masses and Jacobians of a packed batch, lane-parallel; the
-// inspector's terms go back to the manifolds' points.
-struct BatchInertia {
-    Mat3W inverseInertiaA, inverseInertiaB;
-    FloatW inverseMasses;  // 1/m_A + 1/m_B
-};
-BatchInertia gatherInertia(const ContactSolverData& data, const ContactBatch& batch) {
-    Lanes inverseMasses;
-    for (int lane = 0; lane < kSimdWidth; ++lane) {
-        inverseMasses.v[lane] = data.bodies[batch.a[lane]].inverseMass + data.bodies[batch.b[lane]].inverseMass;
-    }
-    return {gatherInverseInertia(data.inverseInertia, batch.a), gatherInverseInertia(data.inverseInertia, batch.b),
-            load(inverseMasses)};
-}
-
-// The normal and tangent axes of one point of a batch for lever arms rA, rB;
-// returns the normal's angular terms of A and B.
-std::pair<FloatW, FloatW> computePointAxes(BatchPoint& p, const ContactBatch& batch, const BatchInertia& inertia,
-                                           const Vec3W& rA, const Vec3W& rB, FloatW present) {
-    const Mat3W& iA = inertia.inverseInertiaA;
-    const Mat3W& iB = inertia.inverseInertiaB;
-    // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
-    const auto terms = computeAxis(p.normal, rA, rB, load(batch.normal), iA, iB, inertia.inverseMasses, present);
-    computeAxis(p.tangent[0], rA, rB, load(batch.tangent[0]), iA, iB, inertia.inverseMasses, present);
-    computeAxis(p.tangent[1], rA, rB, load(batch.tangent[1]), iA, iB, inertia.inverseMasses, present);
-    return terms;
-}
-
 // Effective masses and Jacobians of a packed batch, lane-parallel, with the
 // lever arms of the start of the step; the inspector's terms go back to the
 // manifolds' points.
 void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold>& manifolds, const ContactBatch& batch,
                       BatchPoint* points) {
-    const BatchInertia inertia = gatherInertia(data, batch);
+    const Mat3W inverseInertiaA = gatherInverseInertia(data.inverseInertia, batch.a);
+    const Mat3W inverseInertiaB = gatherInverseInertia(data.inverseInertia, batch.b);
+    Lanes inverseMassSums;  // 1/m_A + 1/m_B
+    for (int lane = 0; lane < kSimdWidth; ++lane) {
+        inverseMassSums.v[lane] = data.bodies[batch.a[lane]].inverseMass + data.bodies[batch.b[lane]].inverseMass;
+    }
+    const FloatW inverseMasses = load(inverseMassSums);
+    const Vec3W normal = load(batch.normal), tangent0 = load(batch.tangent[0]), tangent1 = load(batch.tangent[1]);
     for (int i = 0; i < batch.pointCount; ++i) {
         Lanes3 rA, rB;
         Lanes present;
@@ -419,7 +393,13 @@ void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold
             setLane(rB, lane, manifolds[size_t(m)].points[i].rB);
         }
         BatchPoint& p = points[i];
-        const auto [angularA, angularB] = computePointAxes(p, batch, inertia, load(rA), load(rB), load(present));
+        const Vec3W ra = load(rA), rb = load(rB);
+        const FloatW mask = load(present);
+        // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
+        const auto [angularA, angularB] =
+            computeAxis(p.normal, ra, rb, normal, inverseInertiaA, inverseInertiaB, inverseMasses, mask);
+        computeAxis(p.tangent[0], ra, rb, tangent0, inverseInertiaA, inverseInertiaB, inverseMasses, mask);
+        computeAxis(p.tangent[1], ra, rb, tangent1, inverseInertiaA, inverseInertiaB, inverseMasses, mask);
         Lanes termA, termB;
         store(termA, angularA);
         store(termB, angularB);
@@ -515,7 +495,9 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
             }
         }
         computeBatchAxes(data, manifolds, batch, points);
-        const auto turnsWithL = [&](uint32_t slot) { return data.slotTurnsWithL[slot] != 0; };
+        const auto turnsWithL = [&](uint32_t slot) {
+            return std::binary_search(data.gyroscopicSlots.begin(), data.gyroscopicSlots.end(), slot);
+        };
         batch.followsTurn = std::any_of(std::begin(batch.a), std::end(batch.a), turnsWithL) ||
                             std::any_of(std::begin(batch.b), std::end(batch.b), turnsWithL);
     }
@@ -563,8 +545,8 @@ void storeBatchImpulses(ContactSolverData& data) {
                 // are fixed for the step, so the sums along them add up to the vector.
                 cp.stepNormalImpulse = p.stepNormalImpulse.v[lane] + cp.normalImpulse;
                 cp.stepFrictionImpulse +=
-                    (p.stepTangentImpulse[0].v[lane] + cp.tangentImpulse[0]) * getLane(batch.tangent[0], lane) +
-                    (p.stepTangentImpulse[1].v[lane] + cp.tangentImpulse[1]) * getLane(batch.tangent[1], lane);
+                    (p.stepTangentImpulse[0].v[lane] + cp.tangentImpulse[0]) * c.tangent[0] +
+                    (p.stepTangentImpulse[1].v[lane] + cp.tangentImpulse[1]) * c.tangent[1];
             }
         }
     }

@@ -95,7 +95,6 @@ struct ConstraintPoint {
     float adjustedSeparation = 0.0f;    ///< separation - (rB - rA).n, so s = (dB - dA).n + this
     float separation = 0.0f;            ///< at the start of the step
     float approachVelocity = 0.0f;      ///< v_rel.n at the start of the step
-    bool collides = false;              ///< touching and approaching faster than the threshold
     bool mayBounce = false;             ///< e > 0, approaching faster than the threshold, not colliding yet
     float restitutionTarget = 0.0f;     ///< -e v_n for a collision, else 0
     float closingVelocity = 0.0f;       ///< most negative v_n the sub-steps met while it pushed
@@ -178,8 +177,7 @@ struct ContactBatch {
 struct ContactSolverData {
     std::vector<SolverBody> bodies;       ///< slot 0: the shared static body
     std::vector<uint32_t> slotOfBody;     ///< body index -> solver slot
-    std::vector<uint32_t> gyroscopicSlots;  ///< slots of bodies whose inertia is not isotropic
-    std::vector<uint8_t> slotTurnsWithL;    ///< per slot: in gyroscopicSlots
+    std::vector<uint32_t> gyroscopicSlots;  ///< slots of bodies whose inertia is not isotropic, ascending
     std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
     std::vector<mat3> inverseInertia;       ///< per solver slot, world frame; zero for slot 0
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
