@@ -98,6 +98,9 @@ struct Body {
 
     bool isAlive() const { return alive; }
     bool isDynamic() const { return !isStatic; }
+    /// The same moment about every axis: w x (I w) is zero and the spin's
+    /// energy does not depend on the orientation.
+    bool hasIsotropicInertia() const { return inertiaBody == mat3(inertiaBody[0][0]); }
     /// Refreshes rotation and the world inverse inertia after orientation changed.
     void updateWorldInertia() {
         rotation = glm::mat3_cast(orientation);

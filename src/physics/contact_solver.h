@@ -189,6 +189,7 @@ struct ContactSolverData {
     std::vector<BatchPoint> batchPoints;
     std::vector<uint64_t> slotColours;      ///< per solver slot: the colours its constraints use
     std::vector<uint32_t> batchOrder;       ///< scratch: constraints sorted by colour
+    std::vector<uint32_t> impactGroup;      ///< scratch of the bounce energy limit: union-find parent per slot
 };
 
 /// Builds the solver manifold of a fresh narrowphase result, carrying over the
@@ -208,7 +209,9 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
 /// colliding manifolds only, before the sub-steps. Its impulses are kept apart
 /// from the sub-steps' accumulated impulses, so the bounce is not undone when
 /// the bodies separate. One point, one sweep: exactly the textbook impulse.
-void solveCollisions(ContactSolverData& data, int iterations);
+/// Bodies joined by bouncing points never leave with more kinetic energy than
+/// they came with (see limitBounceEnergy in the source).
+void solveCollisions(ContactSolverData& data, const std::vector<Body>& bodies, int iterations);
 
 /// Colours the constraints (greedily, in manifold order: no two constraints of
 /// a colour share a dynamic body) and packs each colour into batches for the
@@ -248,8 +251,12 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
                               const std::vector<Body>& bodies, float h, ThreadTeam& team, int member);
 /// Newton's law for points that pushed this step after approaching faster than
 /// the threshold but were not seen as collisions beforehand (a speculative gap
-/// that closed within the step).
-void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds, float threshold);
+/// that closed within the step). The bodies it joins never end the step with
+/// more energy (kinetic, and potential in `gravity`) than they began it with,
+/// or than the sub-steps left them; a group holding `draggedSlot` (0: none)
+/// is exempt, as the drag does work.
+void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds,
+                      const std::vector<Body>& bodies, const vec3& gravity, uint32_t draggedSlot, float threshold);
 /// Writes velocities and poses (with their rotation matrices and world
 /// inverse inertia) back to the bodies, and impulses, the
 /// post-solve normal velocity and the stick/slip state back to the manifolds.

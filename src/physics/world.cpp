@@ -429,7 +429,7 @@ void World::substep(float dt) {
     const uint32_t draggedSlot = dragged ? in.solverData.slotOfBody[drag_.body.index] : 0;
 
     // 3. Collisions, from the velocities before the solve.
-    solveCollisions(in.solverData, settings_.velocityIterations);
+    solveCollisions(in.solverData, bodies_, settings_.velocityIterations);
     buildContactBatches(in.solverData, in.manifolds);
 
     // 4. Sub-steps: gravity, warm start, solve (with the drag and the split
@@ -468,7 +468,8 @@ void World::substep(float dt) {
 
     // 5. Newton's restitution for collisions found during the sub-steps, then
     // velocities and poses back to the bodies.
-    applyRestitution(in.solverData, in.manifolds, settings_.restitutionThreshold);
+    applyRestitution(in.solverData, in.manifolds, bodies_, settings_.gravity, draggedSlot,
+                     settings_.restitutionThreshold);
     finishContacts(in.solverData, in.manifolds, bodies_);
 
     // 6. Optional rigid position passes for overlap left beyond the slop. When
