@@ -49,6 +49,11 @@ inline constexpr float kManifoldReuseCosHalfAngle = 0.99999048f;
 // body faster than collision detection can follow. A billiard ball rolling at
 // 8 m/s spins at 280 rad/s, so the cap sits above that.
 inline constexpr float kMaxAngularSpeed = 400.0f;
+// Largest turn of any body within one collide-and-solve pass (rad): contacts
+// are found at the start of a pass, and a body turning further meets the
+// ground with corners they do not hold. A step with a faster spinner takes
+// more passes (World::step).
+inline constexpr float kMaxTurnPerPass = 0.5f;
 
 // Largest allowed body half-size or radius (m) and largest mass (kg) accepted by
 // validation: beyond these single precision no longer resolves contacts.

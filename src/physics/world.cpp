@@ -331,10 +331,22 @@ void World::step(float dt) {
         in.savedStates[i] = {body.position, body.linearVelocity, body.angularVelocity, body.orientation};
     }
     lastRecovery_.reset();
-    const float substepDt = dt / float(settings_.substeps);
-    for (int i = 0; i < settings_.substeps; ++i) substep(substepDt);
+    const int passes = passCount(dt);
+    const float substepDt = dt / float(passes);
+    for (int i = 0; i < passes; ++i) substep(substepDt);
     if (const BodyId failed = firstNonFiniteBody()) recoverFromNonFiniteState(failed);
     ++stepCount_;
+}
+
+int World::passCount(float dt) const {
+    float fastestSpin = 0.0f;
+    for (const Body& body : bodies_) {
+        if (body.isAlive() && body.isDynamic()) fastestSpin = std::max(fastestSpin, glm::length(body.angularVelocity));
+    }
+    // At most kMaxTurnPerPass per pass for the fastest spinner, within the settings' limit.
+    const float turnPasses = std::ceil(fastestSpin * dt / kMaxTurnPerPass);
+    if (!(turnPasses < float(kMaxSubsteps))) return kMaxSubsteps;
+    return std::max(settings_.substeps, int(turnPasses));
 }
 
 void World::recoverFromNonFiniteState(BodyId failed) {

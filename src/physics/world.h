@@ -37,7 +37,7 @@ float combineFriction(FrictionCombine rule, float a, float b);
 struct WorldSettings {
     vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
     float timestep = 1.0f / 60.0f;     ///< s, one call of World::step()
-    int substeps = 1;                  ///< full collide-and-solve passes per step
+    int substeps = 1;                  ///< full collide-and-solve passes per step (more while a body spins fast)
     int velocityIterations = 10;
     int positionIterations = 2;
     float restitutionThreshold = 1.0f;  ///< m/s: slower approaches do not bounce
@@ -154,7 +154,7 @@ public:
 
     /// Advances by settings().timestep.
     void step();
-    /// Advances by dt seconds (split into settings().substeps passes).
+    /// Advances by dt seconds (split into passCount(dt) passes).
     void step(float dt);
 
     /// Closest body hit by the ray from `origin` along `direction` (need not be unit),
@@ -199,6 +199,9 @@ public:
 private:
     struct Internals;
     void substep(float dt);
+    /// Passes for a step of dt: settings().substeps, or more so that no body
+    /// turns more than kMaxTurnPerPass in one (up to kMaxSubsteps).
+    int passCount(float dt) const;
     void recoverFromNonFiniteState(BodyId failed);
     void applyDefinition(Body& body, const BodyDef& def);
     BodyId idOf(uint32_t index) const;
