@@ -27,10 +27,8 @@
 //     kGroundTolerance below the ground's top ("depth").
 //
 // --lenient turns energy and depth excursions into warnings (printed, counted,
-// exit 0): CTest's always-on soak uses it until the physics issues they find
-// are fixed; the strict runs are registered too (DISABLED, see
-// tests/CMakeLists.txt). The other options narrow the random scenes for
-// diagnosis; --dump-dir saves the world before the first failing step of a
+// exit 0), to see past the first of them while diagnosing; CTest runs the
+// strict checks. The other options narrow the random scenes for diagnosis; --dump-dir saves the world before the first failing step of a
 // seed as a scene file for impulse-sim. Prints one summary line per seed and a total; exit 0 when every
 // check held, 1 otherwise (the first failures are printed with seed, step,
 // body and state), 2 on bad arguments. Links only physics and scene.
@@ -117,7 +115,7 @@ bool gPlates = true;
 float gMaxSize = 0.8f;
 // --lenient: energy growth and ground depth beyond their tolerances are printed
 // as warnings and counted, but only a non-finite state or a body through the
-// ground fails the run (see the header and tests/CMakeLists.txt).
+// ground fails the run (see the header).
 bool gLenient = false;
 // --dump-dir: the world before the first step that broke a check (per seed) is
 // saved there as a scene file, so that impulse-sim can replay it.
