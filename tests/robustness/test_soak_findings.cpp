@@ -24,13 +24,19 @@ struct Bounces {
     double finalGrowth = 0.0;  // E(end) - E(0), J
 };
 
-// A 1 kg, 0.2 m sphere with e = 1 dropped from 1 m (centre at 1.2 m) on a ground with e = 1.
-Bounces elasticBounces() {
+// An empty world on a ground with e = 1.
+World worldOnElasticGround(float halfSize) {
     World world;
-    const BodyId ground = robust::addGround(world, 10.0f);
+    const BodyId ground = robust::addGround(world, halfSize);
     BodyDef groundDef = world.bodyDef(ground);
     groundDef.restitution = 1.0f;
     world.updateBody(ground, groundDef);
+    return world;
+}
+
+// A 1 kg, 0.2 m sphere with e = 1 dropped from 1 m (centre at 1.2 m) on a ground with e = 1.
+Bounces elasticBounces() {
+    World world = worldOnElasticGround(10.0f);
     BodyDef ball;
     ball.shape = Shape::sphere(0.2f);
     ball.position = vec3(0.0f, 1.2f, 0.0f);
@@ -185,11 +191,7 @@ TEST(SoakFindings, SpinningBouncyBoxesNeverGainEnergyInABounce) {
     int gains = 0;
     std::string first;
     for (int throwIndex = 0; throwIndex < 200; ++throwIndex) {
-        World world;
-        const BodyId ground = robust::addGround(world, 50.0f);
-        BodyDef groundDef = world.bodyDef(ground);
-        groundDef.restitution = 1.0f;
-        world.updateBody(ground, groundDef);
+        World world = worldOnElasticGround(50.0f);
         BodyDef box;
         const bool plate = unit() < 0.3f;
         box.shape = Shape::box(plate ? vec3(between(0.2f, 0.6f), between(0.005f, 0.02f), between(0.2f, 0.6f))
