@@ -54,6 +54,11 @@ inline constexpr float kMaxAngularSpeed = 400.0f;
 // ground with corners they do not hold. A step with a faster spinner takes
 // more passes (World::step).
 inline constexpr float kMaxTurnPerPass = 0.5f;
+// A body resting on one this many times lighter is held up by the light one
+// held still (Sweep::Support); below it sequential impulses converge well.
+inline constexpr float kSupportMassRatio = 10.0f;
+// "Resting on": the contact normal within 45 degrees of the vertical.
+inline constexpr float kSupportNormalCos = 0.7071f;
 
 // Largest allowed body half-size or radius (m) and largest mass (kg) accepted by
 // validation: beyond these single precision no longer resolves contacts.

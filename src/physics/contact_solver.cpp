@@ -107,8 +107,59 @@ IMPULSE_INLINE void applyAlong(SolverBody& a, SolverBody& b, const vec3& directi
 
 }  // namespace
 
+namespace {
+
+constexpr uint32_t kUnsupported = ~0u;
+
+// The support levels of the contact graph: 0 for the static slot, 1 for a body
+// touching a static body, and so on (breadth first over manifolds with a point
+// within the slop); kUnsupported for a body with no chain of touching contacts
+// down to a static body.
+void computeSupportLevels(ContactSolverData& data, const std::vector<ContactManifold>& manifolds) {
+    const size_t slotCount = data.bodies.size();
+    std::vector<uint32_t>& start = data.supportEdgeStart;
+    std::vector<uint32_t>& edges = data.supportEdges;
+    start.assign(slotCount + 1, 0);
+    const auto touching = [&](size_t m) {
+        const ContactManifold& manifold = manifolds[m];
+        for (int i = 0; i < manifold.pointCount; ++i) {
+            if (manifold.points[i].separation <= kLinearSlop) return true;
+        }
+        return false;
+    };
+    for (size_t m = 0; m < manifolds.size(); ++m) {
+        if (!touching(m)) continue;
+        ++start[data.constraints[m].a + 1];
+        ++start[data.constraints[m].b + 1];
+    }
+    for (size_t slot = 0; slot < slotCount; ++slot) start[slot + 1] += start[slot];
+    edges.resize(start[slotCount]);
+    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+    for (size_t m = 0; m < manifolds.size(); ++m) {
+        if (!touching(m)) continue;
+        const ContactConstraint& c = data.constraints[m];
+        edges[fill[c.a]++] = c.b;
+        edges[fill[c.b]++] = c.a;
+    }
+    std::vector<uint32_t>& level = data.supportLevel;
+    level.assign(slotCount, kUnsupported);
+    level[0] = 0;
+    std::vector<uint32_t> queue{0};
+    for (size_t head = 0; head < queue.size(); ++head) {
+        const uint32_t slot = queue[head];
+        for (uint32_t e = start[slot]; e < start[slot + 1]; ++e) {
+            const uint32_t next = edges[e];
+            if (level[next] != kUnsupported) continue;
+            level[next] = level[slot] + 1;
+            queue.push_back(next);
+        }
+    }
+}
+
+}  // namespace
+
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     float restitutionThreshold, ContactSolverData& data) {
+                     float restitutionThreshold, const vec3& gravity, ContactSolverData& data) {
     // Solver slots: 0 is shared by every static body (zero inverse mass, at rest).
     data.bodies.assign(1, SolverBody{});
     data.bodyOfSlot.assign(1, 0);
@@ -133,6 +184,9 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
 
     data.constraints.resize(manifolds.size());
     data.collisions.clear();
+    data.supportsHeavy = false;
+    const float gravityLength = glm::length(gravity);
+    const vec3 up = gravityLength > 0.0f ? -gravity / gravityLength : vec3(0.0f);
     for (size_t m = 0; m < manifolds.size(); ++m) {
         ContactManifold& manifold = manifolds[m];
         ContactConstraint& constraint = data.constraints[m];
@@ -161,6 +215,12 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         constraint.restitution = manifold.restitution;
         constraint.anchorTurnsA = a.isDynamic() && a.shape.type == ShapeType::Box;
         constraint.anchorTurnsB = b.isDynamic() && b.shape.type == ShapeType::Box;
+        const float rise = glm::dot(n, up);  // > 0: B above A
+        constraint.supportA = a.isDynamic() && b.isDynamic() && rise >= kSupportNormalCos &&
+                              b.mass >= kSupportMassRatio * a.mass;
+        constraint.supportB = a.isDynamic() && b.isDynamic() && -rise >= kSupportNormalCos &&
+                              a.mass >= kSupportMassRatio * b.mass;
+        data.supportsHeavy = data.supportsHeavy || constraint.supportA || constraint.supportB;
         constraint.normal = n;
         constraint.tangent[0] = manifold.tangent[0];
         constraint.tangent[1] = manifold.tangent[1];
@@ -208,6 +268,18 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             cp.stepNormalImpulse = 0.0f;
             cp.stepFrictionImpulse = vec3(0.0f);
         }
+    }
+    // A heavy body rests on a light one only where the light one is lower in
+    // the contact graph: a light body sliding into the foot of a heavy one
+    // lying on the ground does not hold it up.
+    if (!data.supportsHeavy) return;
+    computeSupportLevels(data, manifolds);
+    data.supportsHeavy = false;
+    for (ContactConstraint& c : data.constraints) {
+        const uint32_t levelA = data.supportLevel[c.a], levelB = data.supportLevel[c.b];
+        c.supportA = c.supportA && levelA < levelB;
+        c.supportB = c.supportB && levelB < levelA;
+        data.supportsHeavy = data.supportsHeavy || c.supportA || c.supportB;
     }
 }
 
@@ -712,6 +784,9 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
             setLane(batch.tangent[1], lane, c.tangent[1]);
             setLane(batch.anchorTurnsA, lane, laneMask(c.anchorTurnsA));
             setLane(batch.anchorTurnsB, lane, laneMask(c.anchorTurnsB));
+            setLane(batch.supportA, lane, laneMask(c.supportA));
+            setLane(batch.supportB, lane, laneMask(c.supportB));
+            batch.supportsHeavy = batch.supportsHeavy || c.supportA || c.supportB;
             for (int i = 0; i < c.pointCount; ++i) {
                 const ConstraintPoint& cp = c.points[i];
                 BatchPoint& p = points[i];
@@ -839,17 +914,31 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
     const FloatW inverseH = splat(1.0f / h);
     const FloatW zero = splat(0.0f);
     forEachColour(data, team, member, reverse, [&data, sweep, reverse, inverseH, zero](ContactBatch& batch) IMPULSE_INLINE_LAMBDA {
+        const bool support = sweep == Sweep::Support;
+        if (support && !batch.supportsHeavy) return;
         BodyBlock blockA(data.bodies, batch.a, kVelocityBlock);
         BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
         Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
-        const FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
+        FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
         const Vec3W normal = load(batch.normal);
         const Vec3W tangent[2] = {load(batch.tangent[0]), load(batch.tangent[1])};
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
         const int pointCount = batch.pointCount;
+        // Support: the light body of each such lane held still (its share of
+        // k_n dropped, nothing applied to it); the other lanes apply nothing.
+        const FloatW holdA = load(batch.supportA), holdB = load(batch.supportB);
+        const FloatW supportLane = holdA | holdB;
+        const auto supportAxis = [&](AxisW axis) {
+            const FloatW k = select(holdA, zero, inverseMassA + dot(axis.rAxD, axis.turnA)) +
+                             select(holdB, zero, inverseMassB + dot(axis.rBxD, axis.turnB));
+            axis.mass = select(supportLane, splat(1.0f) / max(k, splat(1e-30f)), zero);
+            axis.turnA = select(holdA, Vec3W{zero, zero, zero}, axis.turnA);
+            axis.turnB = select(holdB, Vec3W{zero, zero, zero}, axis.turnB);
+            return axis;
+        };
         // Friction first: its bound uses the normal impulse accumulated so far,
         // and the normal solve that follows then has the last word on penetration.
-        for (int k = 0; k < pointCount; ++k) {
+        for (int k = 0; k < pointCount && !support; ++k) {
             BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
             // No lane with a normal load or friction to undo (speculative points):
             // every lane would apply exactly zero.
@@ -884,11 +973,19 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
         const bool tracksClosing = batch.mayBounce;
         const auto solveNormal = [&](BatchPoint& p, const AxisW& axis, FloatW separation) {
             const FloatW target = select(greater(separation, zero), -separation * inverseH, zero);
-            const FloatW oldImpulse = load(p.normalImpulse);
+            const FloatW oldImpulse = support ? zero : load(p.normalImpulse);
             const FloatW normalVelocity = axisVelocity(vA, wA, vB, wB, normal, axis);
-            const FloatW lambda = -axis.mass * (normalVelocity - target);
+            FloatW lambda = -axis.mass * (normalVelocity - target);
+            if (support) {
+                // At most what stops the heavy body's own motion towards the
+                // light one: held up, never lifted (the light body may be
+                // moving up, and following it would add energy).
+                const FloatW heavyApproach = select(holdA, -(dot(vB, normal) + dot(wB, axis.rBxD)),
+                                                    dot(vA, normal) + dot(wA, axis.rAxD));
+                lambda = min(lambda, axis.mass * max(heavyApproach, zero));
+            }
             const FloatW total = max(oldImpulse + lambda, zero);
-            if (tracksClosing) {
+            if (tracksClosing && !support) {
                 store(p.closingVelocity, min(load(p.closingVelocity), select(greater(total, zero), normalVelocity, zero)));
             }
             const FloatW applied = total - oldImpulse;
@@ -896,7 +993,7 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
             wA = wA - applied * axis.turnA;
             vB = vB + (inverseMassB * applied) * normal;
             wB = wB + applied * axis.turnB;
-            store(p.normalImpulse, total);
+            if (!support) store(p.normalImpulse, total);
         };
         if (sweep == Sweep::Relax) {
             for (int k = 0; k < pointCount; ++k) {
@@ -907,16 +1004,20 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
             BodyBlock pushA(data.bodies, batch.a, kPushBlock);
             BodyBlock pushB(data.bodies, batch.b, kPushBlock);
             Vec3W pvA = pushA.first(), pwA = pushA.second(), pvB = pushB.first(), pwB = pushB.second();
+            if (support) {
+                inverseMassA = select(holdA, zero, inverseMassA);
+                inverseMassB = select(holdB, zero, inverseMassB);
+            }
             for (int k = 0; k < pointCount; ++k) {
                 BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
-                const AxisW axis = load(p.normal);
+                const AxisW axis = support ? supportAxis(load(p.normal)) : load(p.normal);
                 const FloatW separation = load(p.separation);
                 solveNormal(p, axis, separation);
                 // Split impulse: push overlap beyond the slop apart at a fraction of
                 // it per sub-step, capped, on pseudo-velocities only. Points neither
                 // overlapping nor pushed yet this sub-step are left alone.
                 const FloatW overlap = -(separation + splat(kPushoutSlop));
-                const FloatW oldPush = load(p.pushImpulse);
+                const FloatW oldPush = support ? zero : load(p.pushImpulse);
                 const FloatW active = greater(overlap, zero) | notEqual(oldPush, zero);
                 if (!anyLane(active)) continue;
                 const FloatW pushTarget =
@@ -924,7 +1025,7 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
                 const FloatW pushVelocity = axisVelocity(pvA, pwA, pvB, pwB, normal, axis);
                 const FloatW pushTotal = max(oldPush - axis.mass * (pushVelocity - pushTarget), zero);
                 const FloatW pushApplied = select(active, pushTotal - oldPush, zero);
-                store(p.pushImpulse, select(active, pushTotal, oldPush));
+                if (!support) store(p.pushImpulse, select(active, pushTotal, oldPush));
                 pvA = pvA - (inverseMassA * pushApplied) * normal;
                 pwA = pwA - pushApplied * axis.turnA;
                 pvB = pvB + (inverseMassB * pushApplied) * normal;

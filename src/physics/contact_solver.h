@@ -107,6 +107,8 @@ struct ConstraintPoint {
 struct ContactConstraint {
     uint32_t a = 0, b = 0;  ///< solver body slots
     bool anchorTurnsA = false, anchorTurnsB = false;
+    /// A is the light body under a heavy B (or B under A): see Sweep::Support.
+    bool supportA = false, supportB = false;
     float restitution = 0.0f;
     vec3 normal{0.0f};
     vec3 tangent[2];
@@ -168,9 +170,12 @@ struct ContactBatch {
     /// than the threshold, not a collision yet): the sweeps track its points'
     /// closing velocity.
     bool mayBounce = false;
+    /// A lane holds a heavy body resting on a light one (Sweep::Support).
+    bool supportsHeavy = false;
     Lanes3 normal;
     Lanes3 tangent[2];
     Lanes anchorTurnsA, anchorTurnsB;  ///< lane masks (all bits set: the anchor turns with the body)
+    Lanes supportA, supportB;          ///< lane masks of ContactConstraint::supportA / supportB
 };
 
 /// Working set of one step's solve.
@@ -186,6 +191,9 @@ struct ContactSolverData {
     std::vector<uint32_t> colourStarts;     ///< first batch of each colour, then batches.size()
     size_t overflowFrom = ~size_t(0);       ///< index into colourStarts of the overflow group, if any
     float deepestSeparation = 0.0f;         ///< most negative point separation after the sub-steps (<= 0)
+    bool supportsHeavy = false;             ///< some constraint has supportA or supportB
+    std::vector<uint32_t> supportLevel;      ///< per slot: steps of touching contacts down to a static body
+    std::vector<uint32_t> supportEdgeStart, supportEdges;  ///< scratch: the touching contact graph
     std::vector<BatchPoint> batchPoints;
     std::vector<uint64_t> slotColours;      ///< per solver slot: the colours its constraints use
     std::vector<uint32_t> batchOrder;       ///< scratch: constraints sorted by colour
@@ -202,7 +210,7 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a,
 /// manifold (tangents, anchors, restitution targets; effective masses of the
 /// colliding points — the others get theirs in buildContactBatches).
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     float restitutionThreshold, ContactSolverData& data);
+                     float restitutionThreshold, const vec3& gravity, ContactSolverData& data);
 /// Collisions of this step (touching points approaching faster than the
 /// restitution threshold): classic sequential impulses with
 /// the Newton target -e v_n and Coulomb friction, `iterations` sweeps over the
@@ -235,6 +243,15 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTea
 enum class Sweep : uint8_t {
     Solve,  ///< before the move: rigid contacts, speculative gaps, split push-out
     Relax,  ///< after the move: the velocities again, no push-out
+    /// After Solve, only where a heavy body rests on one at least
+    /// kSupportMassRatio times lighter: the normal and push-out impulses again
+    /// with the light body held still (shock propagation, Guendelman et al.
+    /// 2003). Sequential impulses between a heavy and a light body converge at
+    /// m_heavy / (m_heavy + m_light) per sweep (0.999 for 1000:1): the heavy
+    /// body sank through the light one or squeezed it out. What this adds goes
+    /// into the accumulated impulses, so the light body carries the load from
+    /// the next warm start on, and its own supports with it.
+    Support,
 };
 
 /// One sequential-impulse sweep over the batches for a sub-step of length h:

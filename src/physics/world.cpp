@@ -436,7 +436,7 @@ void World::substep(float dt) {
     }
 
     // 2. Prepare once per pass: effective masses, anchors, restitution targets.
-    prepareContacts(in.manifolds, bodies_, settings_.restitutionThreshold, in.solverData);
+    prepareContacts(in.manifolds, bodies_, settings_.restitutionThreshold, settings_.gravity, in.solverData);
     Body* dragged = drag_.active ? &bodies_[drag_.body.index] : nullptr;
     const uint32_t draggedSlot = dragged ? in.solverData.slotOfBody[drag_.body.index] : 0;
 
@@ -470,6 +470,7 @@ void World::substep(float dt) {
             }
             if (dragged) team.sync();
             solveContacts(in.solverData, h, Sweep::Solve, reverse, team, member);
+            if (in.solverData.supportsHeavy) solveContacts(in.solverData, h, Sweep::Support, reverse, team, member);
             integrateSolverPositions(in.solverData, in.manifolds, bodies_, h, team, member);
             // Relax: the velocities again, now against the moved bodies, no push.
             solveContacts(in.solverData, h, Sweep::Relax, !reverse, team, member);

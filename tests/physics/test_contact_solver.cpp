@@ -98,7 +98,7 @@ float normalVelocity(const OneContact& c) {
 TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
     OneContact c = makeContact(vec3(0.3f, -3.0f, 0.1f), vec3(1.0f, -0.5f, 2.0f), 0.0f, 0.6f, 0.0f, vec3(0.4f));
     const float dt = 1.0f / 60.0f;
-    prepareContacts(c.manifolds, c.bodies, 1.0f, c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
     const ContactPoint& p = c.manifolds[0].points[0];
 
     // k_n computed independently in double: 1/m + n.[(I^-1 (r x n)) x r] with I^-1 = R I_b^-1 R^T.
@@ -133,7 +133,7 @@ TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
 
 TEST(ContactSolver, SlowApproachDoesNotBounce) {
     OneContact c = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.0f, 1.0f, 0.0f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
     runSubSteps(c, 1.0f / 60.0f, 4);
     EXPECT_EQ(c.manifolds[0].points[0].targetVelocity, 0.0f);
     // Stopped, not bounced: what is left is the speculative allowance s/h for the
@@ -145,7 +145,7 @@ TEST(ContactSolver, SpeculativePointLetsTheGapCloseButNoMore) {
     const float dt = 1.0f / 60.0f;
     // 5 cm gap, approaching at 0.5 m/s: the gap is not closed this step -> no impulse.
     OneContact far = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.05f, 0.5f, 0.0f);
-    prepareContacts(far.manifolds, far.bodies, 1.0f, far.data);
+    prepareContacts(far.manifolds, far.bodies, 1.0f, vec3(0.0f), far.data);
     const vec3 before = far.bodies[0].linearVelocity;
     runSubSteps(far, dt, 4);
     EXPECT_EQ(far.manifolds[0].points[0].stepNormalImpulse, 0.0f);
@@ -153,7 +153,7 @@ TEST(ContactSolver, SpeculativePointLetsTheGapCloseButNoMore) {
     // 1 cm gap at 6 m/s (would travel 10 cm this step): the speculative limit stops
     // the bodies when the gap has closed, and the bounce is given there (Newton's law).
     OneContact fast = makeContact(vec3(0.0f, -6.0f, 0.0f), vec3(0.0f), 0.01f, 0.5f, 0.0f, vec3(0.4f));
-    prepareContacts(fast.manifolds, fast.bodies, 1.0f, fast.data);
+    prepareContacts(fast.manifolds, fast.bodies, 1.0f, vec3(0.0f), fast.data);
     runSubSteps(fast, dt, 4);
     EXPECT_GT(fast.manifolds[0].points[0].stepNormalImpulse, 0.0f);
     EXPECT_NEAR(normalVelocity(fast), 3.0f, 1e-4f);  // -e v_n
@@ -161,7 +161,7 @@ TEST(ContactSolver, SpeculativePointLetsTheGapCloseButNoMore) {
 
 TEST(ContactSolver, SeparatingContactGetsNoImpulse) {
     OneContact c = makeContact(vec3(0.0f, 2.0f, 0.0f), vec3(0.0f), 0.0f, 0.5f, 0.8f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
     const vec3 v = c.bodies[0].linearVelocity, w = c.bodies[0].angularVelocity;
     runSubSteps(c, 1.0f / 60.0f, 10);
     EXPECT_EQ(c.manifolds[0].points[0].stepNormalImpulse, 0.0f);  // contacts only push
@@ -172,7 +172,7 @@ TEST(ContactSolver, SeparatingContactGetsNoImpulse) {
 TEST(ContactSolver, FrictionStaysInsideTheCone) {
     // Sliding fast along x while pressing down: friction saturates at mu j_n.
     OneContact c = makeContact(vec3(5.0f, -2.0f, 0.0f), vec3(0.0f), 0.0f, 0.0f, 0.3f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
     runSubSteps(c, 1.0f / 60.0f, 10);
     const ContactPoint& p = c.manifolds[0].points[0];
     ASSERT_GT(p.stepNormalImpulse, 0.0f);
@@ -192,7 +192,7 @@ TEST(ContactSolver, FrictionStaysInsideTheCone) {
 // the push-out cap: the body moves out but gains no velocity (rounding 1e-5 m/s).
 TEST(ContactSolver, SoftPushOutMovesApartWithoutLaunching) {
     OneContact c = makeContact(vec3(0.0f), vec3(0.0f), -0.05f, 0.0f, 0.5f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
     const float y0 = c.bodies[0].position.y;
     runSubSteps(c, 1.0f / 60.0f, 10);
     EXPECT_GT(c.bodies[0].position.y, y0);                          // moved out of the overlap
@@ -219,7 +219,7 @@ TEST(ContactSolver, PushOutTurnsTheSpinWithTheBody) {
         return 0.5 * glm::dot(local, glm::dmat3(plate.inertiaBody) * local);
     };
 
-    prepareContacts(c.manifolds, c.bodies, 1.0f, c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
     buildContactBatches(c.data, c.manifolds);
     SolverBody& solverBody = c.data.bodies[1];
     const double before = spinEnergy(solverBody.orientation, solverBody.angularVelocity);
