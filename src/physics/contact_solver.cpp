@@ -910,11 +910,16 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTea
     });
 }
 
-void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, ThreadTeam& team, int member) {
+namespace {
+
+// solveContacts for one kind of sweep, chosen at compile time so that the
+// support sweep's masks cost the others nothing.
+template <Sweep kSweep>
+void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& team, int member) {
     const FloatW inverseH = splat(1.0f / h);
     const FloatW zero = splat(0.0f);
-    forEachColour(data, team, member, reverse, [&data, sweep, reverse, inverseH, zero](ContactBatch& batch) IMPULSE_INLINE_LAMBDA {
-        const bool support = sweep == Sweep::Support;
+    forEachColour(data, team, member, reverse, [&data, reverse, inverseH, zero](ContactBatch& batch) IMPULSE_INLINE_LAMBDA {
+        constexpr bool support = kSweep == Sweep::Support;
         if (support && !batch.supportsHeavy) return;
         BodyBlock blockA(data.bodies, batch.a, kVelocityBlock);
         BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
@@ -926,7 +931,11 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
         const int pointCount = batch.pointCount;
         // Support: the light body of each such lane held still (its share of
         // k_n dropped, nothing applied to it); the other lanes apply nothing.
-        const FloatW holdA = load(batch.supportA), holdB = load(batch.supportB);
+        FloatW holdA = zero, holdB = zero;
+        if constexpr (support) {
+            holdA = load(batch.supportA);
+            holdB = load(batch.supportB);
+        }
         const FloatW supportLane = holdA | holdB;
         const auto supportAxis = [&](AxisW axis) {
             const FloatW k = select(holdA, zero, inverseMassA + dot(axis.rAxD, axis.turnA)) +
@@ -976,7 +985,7 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
             const FloatW oldImpulse = support ? zero : load(p.normalImpulse);
             const FloatW normalVelocity = axisVelocity(vA, wA, vB, wB, normal, axis);
             FloatW lambda = -axis.mass * (normalVelocity - target);
-            if (support) {
+            if constexpr (support) {
                 // At most what stops the heavy body's own motion towards the
                 // light one: held up, never lifted (the light body may be
                 // moving up, and following it would add energy).
@@ -995,7 +1004,7 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
             wB = wB + applied * axis.turnB;
             if (!support) store(p.normalImpulse, total);
         };
-        if (sweep == Sweep::Relax) {
+        if constexpr (kSweep == Sweep::Relax) {
             for (int k = 0; k < pointCount; ++k) {
                 BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
                 solveNormal(p, load(p.normal), load(p.separation));
@@ -1004,7 +1013,7 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
             BodyBlock pushA(data.bodies, batch.a, kPushBlock);
             BodyBlock pushB(data.bodies, batch.b, kPushBlock);
             Vec3W pvA = pushA.first(), pwA = pushA.second(), pvB = pushB.first(), pwB = pushB.second();
-            if (support) {
+            if constexpr (support) {
                 inverseMassA = select(holdA, zero, inverseMassA);
                 inverseMassB = select(holdB, zero, inverseMassB);
             }
@@ -1041,6 +1050,16 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
         blockB.set(vB, wB);
         blockB.store();
     });
+}
+
+}  // namespace
+
+void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, ThreadTeam& team, int member) {
+    switch (sweep) {
+        case Sweep::Solve: sweepBatches<Sweep::Solve>(data, h, reverse, team, member); break;
+        case Sweep::Relax: sweepBatches<Sweep::Relax>(data, h, reverse, team, member); break;
+        case Sweep::Support: sweepBatches<Sweep::Support>(data, h, reverse, team, member); break;
+    }
 }
 
 namespace {
