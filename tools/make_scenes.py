@@ -328,6 +328,23 @@ def pile1000():
     return scene("Pile of 1000 in a pen", bodies)
 
 
+def heavy_on_light():
+    """1000:1 mass ratios: a 1000 kg box on a 1 kg box, the reverse, and a 1000 kg sphere dropped on a 1 kg box."""
+    bodies = [ground()]
+    bodies.append(body("light_under", box(0.5, 0.5, 0.5), (-3.0, 0.501, 0.0), mass=1.0, friction=0.6,
+                       restitution=0.1))
+    bodies.append(body("heavy_on_top", box(0.5, 0.5, 0.5), (-3.0, 1.502, 0.0), mass=1000.0, friction=0.6,
+                       restitution=0.1))
+    bodies.append(body("heavy_under", box(0.5, 0.5, 0.5), (0.0, 0.501, 0.0), mass=1000.0, friction=0.6,
+                       restitution=0.1))
+    bodies.append(body("light_on_top", box(0.5, 0.5, 0.5), (0.0, 1.502, 0.0), mass=1.0, friction=0.6,
+                       restitution=0.1))
+    bodies.append(body("light_target", box(0.5, 0.5, 0.5), (3.0, 0.5, 0.0), mass=1.0, friction=0.6,
+                       restitution=0.1))
+    bodies.append(body("heavy_ball", sphere(0.4), (3.0, 2.4, 0.0), mass=1000.0, friction=0.6, restitution=0.1))
+    return scene("Heavy on light (1000:1)", bodies)
+
+
 PRESETS = {
     "default.json": default_scene,
     "two_spheres_head_on.json": two_spheres_head_on,
@@ -344,6 +361,7 @@ PRESETS = {
     "spin_minor_axis.json": lambda: spin(0, "minor"),
     "billiard_break.json": billiard_break,
     "pile1000.json": pile1000,
+    "heavy_on_light.json": heavy_on_light,
 }
 
 

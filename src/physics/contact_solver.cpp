@@ -940,7 +940,9 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
         const auto supportAxis = [&](AxisW axis) {
             const FloatW k = select(holdA, zero, inverseMassA + dot(axis.rAxD, axis.turnA)) +
                              select(holdB, zero, inverseMassB + dot(axis.rBxD, axis.turnB));
-            axis.mass = select(supportLane, splat(1.0f) / max(k, splat(1e-30f)), zero);
+            // A lane's padding points (its manifold has fewer) keep mass 0.
+            const FloatW real = select(notEqual(axis.mass, zero), supportLane, zero);
+            axis.mass = select(real, splat(1.0f) / max(k, splat(1e-30f)), zero);
             axis.turnA = select(holdA, Vec3W{zero, zero, zero}, axis.turnA);
             axis.turnB = select(holdB, Vec3W{zero, zero, zero}, axis.turnB);
             return axis;

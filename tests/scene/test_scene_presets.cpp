@@ -49,7 +49,8 @@ TEST(ScenePresets, NamedPresetsExist) {
          {"default.json", "two_spheres_head_on.json", "sphere_hits_box_off_centre.json",
           "sphere_hits_spinning_box.json", "tower10.json", "pyramid15.json", "ramp_friction.json",
           "dominoes.json", "newtons_cradle.json", "sliding_ball_rolls.json", "spin_major_axis.json",
-          "spin_intermediate_axis.json", "spin_minor_axis.json", "billiard_break.json", "pile1000.json"}) {
+          "spin_intermediate_axis.json", "spin_minor_axis.json", "billiard_break.json", "pile1000.json",
+          "heavy_on_light.json"}) {
         EXPECT_TRUE(fs::is_regular_file(root / name)) << name;
     }
 }
