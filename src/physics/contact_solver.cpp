@@ -105,10 +105,6 @@ IMPULSE_INLINE void applyAlong(SolverBody& a, SolverBody& b, const vec3& directi
     b.angularVelocity += lambda * axis.turnB;
 }
 
-}  // namespace
-
-namespace {
-
 constexpr uint32_t kUnsupported = ~0u;
 
 // The support levels of the contact graph: 0 for the static slot, 1 for a body
