@@ -21,6 +21,11 @@ flat in vec3 vNormal;
 flat in vec3 vAmbient;
 flat in vec3 vDiffuse;
 #endif
+#ifdef GRID
+flat in float vUp;
+#else
+in float vFog;
+#endif
 
 uniform vec3 uTowardSun;
 uniform vec3 uEye;
@@ -32,6 +37,8 @@ out vec4 fragColor;
 
 const vec3 kSunLight = vec3(1.0, 0.96, 0.9) * 1.15;
 const vec3 kFogColor = vec3(0.518, 0.608, 0.740);  // horizon colour squared
+// Distance fog toward the horizon colour (lit.vert has the same function).
+float fogAmount(float dist) { return 1.0 - exp(-dist * 0.006); }
 
 float sunVisibility(float nDotL) {
     if (uShadows == 0) return 1.0;
@@ -56,9 +63,7 @@ float gridLines(vec2 c, vec2 d, float width) {
 #endif
 
 void main() {
-    vec3 toEye = uEye - vWorld;
-    float dist = length(toEye);
-    vec3 v = toEye / dist;
+    vec3 v = normalize(uEye - vWorld);
 
 #ifdef SPHERE
     vec3 n = normalize(vNormal);
@@ -80,11 +85,10 @@ void main() {
 #ifdef GRID
     // World-space grid on surfaces facing up (the ground), 1 m and 5 m lines; one
     // derivative serves both spacings.
-    float up = smoothstep(0.7, 0.9, abs(n.y));
     vec2 perPixel = fwidth(vWorld.xz);
     float fine = gridLines(vWorld.xz, perPixel, 1.0);
     float bold = gridLines(vWorld.xz * 0.2, perPixel * 0.2, 1.5);
-    k *= 1.0 - 0.45 * up * max(fine * 0.6, bold);
+    k *= 1.0 - 0.45 * vUp * max(fine * 0.6, bold);
 #endif
     vec3 ambient = vAmbient * k;
     vec3 diffuse = vDiffuse * k;
@@ -106,8 +110,12 @@ void main() {
         color += tint * (rim * strength + 0.18 * strength);
     }
 
-    // Distance fog toward the horizon colour.
-    float fog = 1.0 - exp(-dist * 0.006);
+#ifdef GRID
+    // Large surfaces: per pixel, as the distance is not linear across them.
+    float fog = fogAmount(length(uEye - vWorld));
+#else
+    float fog = vFog;
+#endif
     color = mix(color, kFogColor, fog);
 
     fragColor = vec4(sqrt(max(color, vec3(0.0))), 1.0);

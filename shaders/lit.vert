@@ -14,6 +14,7 @@ layout(location = 5) in vec4 iColor;
 uniform mat4 uViewProj;
 uniform mat4 uLightViewProj;
 uniform vec3 uTowardSun;
+uniform vec3 uEye;
 
 out vec3 vWorld;
 out vec3 vLocal;  // metres in the body frame
@@ -28,12 +29,19 @@ flat out vec3 vNormal;
 flat out vec3 vAmbient;  // albedo x sky light
 flat out vec3 vDiffuse;  // albedo x sun light x cos(angle to the sun), before the shadow
 #endif
+#ifdef GRID
+flat out float vUp;  // 1 on faces looking up or down (the grid's), 0 on the sides
+#else
+out float vFog;  // a body is small: the fog, smooth in distance, is exact enough per vertex
+#endif
 
 vec3 rotateByQuat(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }
 
 // Hemisphere ambient: sky colour from above, ground colour from below.
 vec3 ambientLight(vec3 n) { return mix(vec3(0.25, 0.22, 0.2), vec3(0.55, 0.65, 0.8), n.y * 0.5 + 0.5) * 0.38; }
 const vec3 kSunLight = vec3(1.0, 0.96, 0.9) * 1.15;
+// Distance fog toward the horizon colour (lit.frag has the same function).
+float fogAmount(float dist) { return 1.0 - exp(-dist * 0.006); }
 
 void main() {
     vec3 local = aPosition * iHalfSizeFlags.xyz;
@@ -50,6 +58,11 @@ void main() {
 #else
     vAmbient = base * ambientLight(n);
     vDiffuse = base * kSunLight * max(dot(n, uTowardSun), 0.0);
+#endif
+#ifdef GRID
+    vUp = smoothstep(0.7, 0.9, abs(n.y));
+#else
+    vFog = fogAmount(length(uEye - world));
 #endif
     vHalfSize = iHalfSizeFlags.xyz;
     vHighlight = iPositionHighlight.w;

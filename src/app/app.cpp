@@ -146,6 +146,15 @@ bool App::openWindow() {
     style.Colors[ImGuiCol_WindowBg].w = 1.0f;
     ImGui_ImplSDL2_InitForOpenGL(window_, context_);
     ImGui_ImplOpenGL3_Init("#version 330 core");
+    // Software GL pays per sample: the default font's glyphs sit on whole pixels, so
+    // nearest sampling of the atlas gives the same text as bilinear, for less. Lines
+    // are then anti-aliased by geometry, as the atlas' baked lines need bilinear.
+    style.AntiAliasedLinesUseTex = false;
+    ImGui_ImplOpenGL3_CreateDeviceObjects();
+    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<intptr_t>(io.Fonts->TexID)));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, 0);
     return true;
 }
 
@@ -262,8 +271,11 @@ int App::run() {
     bool quit = false;
     bool screenshotRequested = false;
     int exitCode = 0;
-    // IMPULSE_PROFILE=1: print the median stage times over the run on exit.
-    const bool profile = std::getenv("IMPULSE_PROFILE") != nullptr;
+    // IMPULSE_PROFILE=N: print the median stage times over the run on exit, leaving out
+    // the first N frames (30 when N is not a number above it: shaders compile, caches fill).
+    const char* profileSetting = std::getenv("IMPULSE_PROFILE");
+    const bool profile = profileSetting != nullptr;
+    const size_t warmUpFrames = profile ? std::max<size_t>(std::strtoul(profileSetting, nullptr, 10), 30) : 0;
     std::vector<FrameTimes> history;
     while (!quit) {
         const Uint64 start = SDL_GetPerformanceCounter();
@@ -296,17 +308,21 @@ int App::run() {
         processRequests(requests);
         screenshotRequested |= requests.screenshot;
 
-        // The GL work is waited for after each pass (glFinish) so that the times below
-        // include the rasteriser's work. Software GL (llvmpipe) rasterises at the flush
-        // and the swap waits for it anyway, so this costs next to nothing there.
+        // The times below include the rasteriser's work: a fence marks the end of the 3D
+        // pass and glFinish the end of the panels. The panels are submitted before the
+        // wait for the fence, so that this CPU work overlaps the rasterisation of the 3D
+        // pass (software GL, llvmpipe, rasterises on its own threads from the flush on).
         const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha = sim_.paused ? 1.0f : static_cast<float>(clock_.alpha());
         buildDrawList(alpha);
         buildDebugLayer();
         renderer_->render(camera_, width_, height_, draw_, debug_, renderOptions());
-        glFinish();
-        const Uint64 t1 = SDL_GetPerformanceCounter();
+        const GLsync sceneDone = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        glFlush();
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        glClientWaitSync(sceneDone, GL_SYNC_FLUSH_COMMANDS_BIT, GL_TIMEOUT_IGNORED);
+        glDeleteSync(sceneDone);
+        const Uint64 t1 = SDL_GetPerformanceCounter();
         glFinish();
         const Uint64 t2 = SDL_GetPerformanceCounter();
 
@@ -340,7 +356,7 @@ int App::run() {
         }
     }
 
-    if (profile) printProfile(history);
+    if (profile) printProfile(history, warmUpFrames);
     if (!options_.saveOnExit.empty()) {
         std::string err;
         if (!saveWorld(options_.saveOnExit, err)) {
@@ -416,21 +432,19 @@ void App::showTimes(const FrameTimes& t) {
     smooth(frameInfo_.presentMs, t.present);
 }
 
-void App::printProfile(const std::vector<FrameTimes>& history) {
-    // The first frames compile shaders and fill caches: leave them out.
-    constexpr size_t kWarmUpFrames = 30;
-    if (history.size() <= kWarmUpFrames) return;
+void App::printProfile(const std::vector<FrameTimes>& history, size_t warmUpFrames) {
+    if (history.size() <= warmUpFrames) return;
     const auto median = [&](double FrameTimes::*field) {
         std::vector<double> v;
-        for (size_t i = kWarmUpFrames; i < history.size(); ++i) v.push_back(history[i].*field);
+        for (size_t i = warmUpFrames; i < history.size(); ++i) v.push_back(history[i].*field);
         std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
         return v[v.size() / 2];
     };
     std::printf("profile: %zu frames (first %zu left out), median ms: frame %.2f busy %.2f | physics %.2f "
                 "render %.2f UI %.2f (drawing %.2f) swap %.2f\n",
-                history.size() - kWarmUpFrames, kWarmUpFrames, median(&FrameTimes::frame), median(&FrameTimes::busy),
-                median(&FrameTimes::physics), median(&FrameTimes::render), median(&FrameTimes::ui),
-                median(&FrameTimes::uiDraw), median(&FrameTimes::present));
+                history.size() - warmUpFrames, warmUpFrames, median(&FrameTimes::frame),
+                median(&FrameTimes::busy), median(&FrameTimes::physics), median(&FrameTimes::render),
+                median(&FrameTimes::ui), median(&FrameTimes::uiDraw), median(&FrameTimes::present));
 }
 
 bool App::saveWorld(const std::string& path, std::string& error) const {
@@ -755,7 +769,11 @@ void App::buildDrawList(float alpha) {
 
 void App::buildDebugLayer() {
     debug_.clear();
-    const std::vector<ContactPointInfo> contacts = world_.contacts();
+    // A pile has thousands of contact points: copy them out only when some are drawn.
+    const bool contactsShown =
+        view_.contacts || view_.normals || view_.impulses || panels_.pickedContact().valid;
+    const std::vector<ContactPointInfo> contacts =
+        contactsShown ? world_.contacts() : std::vector<ContactPointInfo>{};
     const int pickedIndex = ui::findContact(contacts, panels_.pickedContact());
     const glm::vec4 stickColor(0.3f, 1.0f, 0.4f, 1.0f), slipColor(1.0f, 0.45f, 0.15f, 1.0f);
     for (size_t i = 0; i < contacts.size(); ++i) {

@@ -37,9 +37,9 @@ private:
         double frame = 0.0;    ///< since the previous frame's start
         double busy = 0.0;     ///< work of this frame, without the wait for the 60 Hz cap
         double physics = 0.0;  ///< simulate(): every step of the frame
-        double render = 0.0;   ///< draw lists, debug layer, 3D pass (GL work finished)
+        double render = 0.0;   ///< draw lists, debug layer, 3D pass (GL work finished; panels sent meanwhile)
         double ui = 0.0;       ///< panels' ImGui calls and their GL drawing (finished)
-        double uiDraw = 0.0;   ///< the GL drawing part of ui
+        double uiDraw = 0.0;   ///< the GL drawing part of ui that the 3D pass did not overlap
         double present = 0.0;  ///< screenshot and buffer swap
     };
 
@@ -77,7 +77,7 @@ private:
     render::RenderOptions renderOptions() const;
     std::vector<glm::ivec4> hiddenPanelRects() const;
     void showTimes(const FrameTimes& times);
-    static void printProfile(const std::vector<FrameTimes>& history);
+    static void printProfile(const std::vector<FrameTimes>& history, size_t warmUpFrames);
     void buildDebugLayer();
     void drawViewportOverlay();
     void saveScreenshotNow(const std::string& path);

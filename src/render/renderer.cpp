@@ -66,6 +66,46 @@ void verticalExtent(const Instance& inst, bool sphere, float& bottom, float& top
     top = inst.positionHighlight.y + reach;
 }
 
+// The parts of the w x h framebuffer that no rectangle of `hidden` covers, as
+// rectangles: vertical slabs between the hidden rectangles' x edges, each cut at
+// the y ranges covered there; neighbouring slabs with the same cuts are merged.
+std::vector<glm::ivec4> uncoveredRects(int w, int h, const std::vector<glm::ivec4>& hidden) {
+    std::vector<int> xs = {0, w};
+    for (const glm::ivec4& r : hidden) {
+        xs.push_back(std::clamp(r.x, 0, w));
+        xs.push_back(std::clamp(r.x + r.z, 0, w));
+    }
+    std::sort(xs.begin(), xs.end());
+    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+    std::vector<glm::ivec4> out;
+    std::vector<glm::ivec2> covered, open, previousOpen;
+    size_t previousFirst = 0;  // where the previous slab's rectangles start in `out`
+    for (size_t i = 0; i + 1 < xs.size(); ++i) {
+        const int x0 = xs[i], x1 = xs[i + 1];
+        covered.clear();
+        for (const glm::ivec4& r : hidden) {
+            if (r.z > 0 && r.w > 0 && r.x <= x0 && r.x + r.z >= x1) covered.emplace_back(r.y, r.y + r.w);
+        }
+        std::sort(covered.begin(), covered.end(),
+                  [](const glm::ivec2& a, const glm::ivec2& b) { return a.x < b.x; });
+        open.clear();
+        int y = 0;
+        for (const glm::ivec2& c : covered) {
+            if (c.x > y) open.emplace_back(y, std::min(c.x, h));
+            y = std::max(y, c.y);
+        }
+        if (y < h) open.emplace_back(y, h);
+        if (i > 0 && open == previousOpen) {
+            for (size_t k = previousFirst; k < out.size(); ++k) out[k].z = x1 - out[k].x;  // widen
+            continue;
+        }
+        previousFirst = out.size();
+        for (const glm::ivec2& o : open) out.emplace_back(x0, o.x, x1 - x0, o.y - o.x);
+        previousOpen = open;
+    }
+    return out;
+}
+
 }  // namespace
 
 Renderer::Renderer() = default;
@@ -379,11 +419,11 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     }
 
     glViewport(0, 0, width, height);
-    glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    // No colour clear: the sky fills every pixel that neither a body nor a panel covers.
+    glClear(GL_DEPTH_BUFFER_BIT);
     if (!options.hiddenRects.empty()) {
-        // Depth 0 under the panels: every fragment there fails the depth test before
-        // it is shaded (sky included), so hidden pixels cost almost nothing.
+        // Depth 0 under the panels: every fragment of a body reaching under one fails the
+        // depth test there before it is shaded, so hidden pixels cost almost nothing.
         glEnable(GL_SCISSOR_TEST);
         glClearDepth(0.0);
         for (const glm::ivec4& r : options.hiddenRects) {
@@ -394,6 +434,20 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         glClearDepth(1.0);
         glDisable(GL_SCISSOR_TEST);
     }
+
+    // The large static bodies and the sky would otherwise be rasterised under the panels
+    // too, only to fail the depth test there: they are drawn once per visible rectangle.
+    const std::vector<glm::ivec4> visible = options.hiddenRects.empty()
+                                                ? std::vector<glm::ivec4>{glm::ivec4(0, 0, width, height)}
+                                                : uncoveredRects(width, height, options.hiddenRects);
+    const auto inVisibleRects = [&](const auto& drawCalls) {
+        glEnable(GL_SCISSOR_TEST);
+        for (const glm::ivec4& r : visible) {
+            glScissor(r.x, r.y, r.z, r.w);
+            drawCalls();
+        }
+        glDisable(GL_SCISSOR_TEST);
+    };
 
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, shadowTex_);
@@ -409,7 +463,8 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         if (p == &litBox_) {
             drawInstances(box_, instanceVbo_[0], boxRun[0], boxRun[1] - boxRun[0]);  // bodies
         } else if (p == &litGrid_) {
-            drawInstances(box_, instanceVbo_[0], boxRun[1], boxRun[2] - boxRun[1]);  // static casters
+            // Static casters.
+            inVisibleRects([&] { drawInstances(box_, instanceVbo_[0], boxRun[1], boxRun[2] - boxRun[1]); });
         } else {
             drawInstances(sphereLow_, instanceVbo_[1], 0, coarseSpheres);
             drawInstances(sphereHigh_, instanceVbo_[1], coarseSpheres, sorted_[1].size() - coarseSpheres);
@@ -417,9 +472,9 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     }
     // Receivers last: the ground is mostly hidden behind everything else.
     litGrid_.use();
-    drawInstances(box_, instanceVbo_[0], boxRun[2], boxRun[3] - boxRun[2]);
+    inVisibleRects([&] { drawInstances(box_, instanceVbo_[0], boxRun[2], boxRun[3] - boxRun[2]); });
     litBox_.use();
-    drawInstances(box_, instanceVbo_[0], boxRun[3], boxRun[4] - boxRun[3]);
+    inVisibleRects([&] { drawInstances(box_, instanceVbo_[0], boxRun[3], boxRun[4] - boxRun[3]); });
     glBindTexture(GL_TEXTURE_2D, 0);
     glDisable(GL_CULL_FACE);
 
@@ -428,7 +483,7 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     glDepthMask(GL_FALSE);
     sky_.use();
     glBindVertexArray(emptyVao_);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    inVisibleRects([] { glDrawArrays(GL_TRIANGLES, 0, 3); });
     glDepthMask(GL_TRUE);
     glDepthFunc(GL_LESS);
 

@@ -67,15 +67,23 @@ void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vec
     const float pad = 0.08f * (hi - lo);
     lo -= pad;
     hi += pad;
+    // One polyline per run of finite samples: joined segments share their vertices,
+    // which halves what software GL transforms for these ~1,500 tiny segments.
+    const float step = width / static_cast<float>(StatsHistory::kCapacity - 1);
+    std::vector<ImVec2> points;
     for (size_t k = 0; k < series.size(); ++k) {
         const std::vector<float>& v = series[k].second;
-        for (size_t i = 1; i < v.size(); ++i) {
-            auto pt = [&](size_t j) {
-                const float x = p0.x + width * static_cast<float>(j) / static_cast<float>(StatsHistory::kCapacity - 1);
-                const float y = p1.y - height * (v[j] - lo) / (hi - lo);
-                return ImVec2(x, y);
-            };
-            dl->AddLine(pt(i - 1), pt(i), colors[k], 1.5f);
+        for (size_t i = 0; i <= v.size(); ++i) {
+            if (i < v.size() && std::isfinite(v[i])) {
+                const float y = p1.y - height * (v[i] - lo) / (hi - lo);
+                points.emplace_back(p0.x + step * static_cast<float>(i), y);
+                continue;
+            }
+            if (points.size() >= 2) {
+                dl->AddPolyline(points.data(), static_cast<int>(points.size()), colors[k], ImDrawFlags_None,
+                                1.5f);
+            }
+            points.clear();
         }
     }
     char text[64];
