@@ -180,7 +180,9 @@ TEST(MassRatio, HeavyOnLightPresetComesToRest) {
                                                      {"light_target", 0.5f}, {"heavy_ball", 1.4f}};
     for (const auto& [name, height] : resting) {
         for (BodyId id : world.bodyIds()) {
-            if (world.body(id).name == name) EXPECT_NEAR(world.body(id).position.y, height, 0.002f) << name;
+            if (world.body(id).name == name) {
+                EXPECT_NEAR(world.body(id).position.y, height, 0.002f) << name;
+            }
         }
     }
 }
