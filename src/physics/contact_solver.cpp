@@ -116,15 +116,11 @@ void computeSupportLevels(ContactSolverData& data, const std::vector<ContactMani
     std::vector<uint32_t>& start = data.supportEdgeStart;
     std::vector<uint32_t>& edges = data.supportEdges;
     start.assign(slotCount + 1, 0);
-    const auto touching = [&](size_t m) {
-        const ContactManifold& manifold = manifolds[m];
-        for (int i = 0; i < manifold.pointCount; ++i) {
-            if (manifold.points[i].separation <= kLinearSlop) return true;
-        }
-        return false;
-    };
+    std::vector<uint8_t> touching(manifolds.size(), 0);
     for (size_t m = 0; m < manifolds.size(); ++m) {
-        if (!touching(m)) continue;
+        const ContactManifold& manifold = manifolds[m];
+        for (int i = 0; i < manifold.pointCount; ++i) touching[m] |= manifold.points[i].separation <= kLinearSlop;
+        if (!touching[m]) continue;
         ++start[data.constraints[m].a + 1];
         ++start[data.constraints[m].b + 1];
     }
@@ -132,7 +128,7 @@ void computeSupportLevels(ContactSolverData& data, const std::vector<ContactMani
     edges.resize(start[slotCount]);
     std::vector<uint32_t> fill(start.begin(), start.end() - 1);
     for (size_t m = 0; m < manifolds.size(); ++m) {
-        if (!touching(m)) continue;
+        if (!touching[m]) continue;
         const ContactConstraint& c = data.constraints[m];
         edges[fill[c.a]++] = c.b;
         edges[fill[c.b]++] = c.a;

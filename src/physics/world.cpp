@@ -339,12 +339,14 @@ void World::step(float dt) {
 }
 
 int World::passCount(float dt) const {
-    float fastestSpin = 0.0f;
+    float fastestSpinSquared = 0.0f;
     for (const Body& body : bodies_) {
-        if (body.isAlive() && body.isDynamic()) fastestSpin = std::max(fastestSpin, glm::length(body.angularVelocity));
+        if (body.isAlive() && body.isDynamic()) {
+            fastestSpinSquared = std::max(fastestSpinSquared, glm::dot(body.angularVelocity, body.angularVelocity));
+        }
     }
     // At most kMaxTurnPerPass per pass for the fastest spinner, within the settings' limit.
-    const float turnPasses = std::ceil(fastestSpin * dt / kMaxTurnPerPass);
+    const float turnPasses = std::ceil(std::sqrt(fastestSpinSquared) * dt / kMaxTurnPerPass);
     if (!(turnPasses < float(kMaxSubsteps))) return kMaxSubsteps;
     return std::max(settings_.substeps, int(turnPasses));
 }
