@@ -170,8 +170,17 @@ public:
         return float(state_ >> 40) / 16777216.0f;
     }
     float between(float lo, float hi) { return lo + (hi - lo) * unit(); }
-    vec3 direction() { return glm::normalize(vec3(unit(), unit(), unit()) - 0.45f); }
-    quat rotation() { return glm::normalize(quat(unit() - 0.5f, unit() - 0.5f, unit() - 0.5f, unit() - 0.5f)); }
+    // Draws are taken in statements of their own: the order in which a call's
+    // arguments are evaluated is up to the compiler.
+    vec3 triple() {
+        const float x = unit(), y = unit(), z = unit();
+        return vec3(x, y, z);
+    }
+    vec3 direction() { return glm::normalize(triple() - 0.45f); }
+    quat rotation() {
+        const float w = unit() - 0.5f;
+        return glm::normalize(quat(w, triple() - 0.5f));
+    }
 
 private:
     uint64_t state_;
@@ -186,26 +195,28 @@ private:
 // than 0.1 % + 1 mJ (rounding, and the position pass lifting out of an overlap).
 TEST(SoakFindings, SpinningBouncyBoxesNeverGainEnergyInABounce) {
     Draws draw(12345);
-    auto unit = [&draw] { return draw.unit(); };
-    auto between = [&draw](float lo, float hi) { return draw.between(lo, hi); };
     int gains = 0;
     std::string first;
     for (int throwIndex = 0; throwIndex < 200; ++throwIndex) {
         World world = worldOnElasticGround(50.0f);
         BodyDef box;
-        const bool plate = unit() < 0.3f;
-        box.shape = Shape::box(plate ? vec3(between(0.2f, 0.6f), between(0.005f, 0.02f), between(0.2f, 0.6f))
-                                     : vec3(between(0.05f, 0.6f), between(0.05f, 0.6f), between(0.05f, 0.6f)));
-        box.mass = between(0.5f, 30.0f);
+        const bool plate = draw.unit() < 0.3f;
+        const vec3 size = draw.triple();  // each in [0, 1)
+        box.shape = Shape::box(plate ? vec3(0.2f + 0.4f * size.x, 0.005f + 0.015f * size.y, 0.2f + 0.4f * size.z)
+                                     : 0.05f + 0.55f * size);
+        box.mass = draw.between(0.5f, 30.0f);
         const mat3 own = shapeInertia(box.shape, box.mass);
-        const quat tilt = glm::angleAxis(between(0.0f, 0.6f), glm::normalize(vec3(unit(), unit(), unit()) + 0.1f));
+        const float tiltAngle = draw.between(0.0f, 0.6f);
+        const quat tilt = glm::angleAxis(tiltAngle, glm::normalize(draw.triple() + 0.1f));
         box.inertia = glm::mat3_cast(tilt) * own * glm::transpose(glm::mat3_cast(tilt));
-        box.orientation = glm::normalize(quat(unit() - 0.5f, unit() - 0.5f, unit() - 0.5f, unit() - 0.5f));
+        box.orientation = draw.rotation();
         box.position = vec3(0.0f, 1.2f, 0.0f);
-        box.linearVelocity = vec3(between(-3.0f, 3.0f), -between(2.0f, 20.0f), between(-3.0f, 3.0f));
-        box.angularVelocity = between(0.0f, 100.0f) * glm::normalize(vec3(unit(), unit(), unit()) - 0.5f);
-        box.restitution = between(0.8f, 1.0f);
-        box.friction = between(0.2f, 1.0f);
+        const vec3 speed = draw.triple();
+        box.linearVelocity = vec3(-3.0f + 6.0f * speed.x, -2.0f - 18.0f * speed.y, -3.0f + 6.0f * speed.z);
+        const float spin = draw.between(0.0f, 100.0f);
+        box.angularVelocity = spin * glm::normalize(draw.triple() - 0.5f);
+        box.restitution = draw.between(0.8f, 1.0f);
+        box.friction = draw.between(0.2f, 1.0f);
         ASSERT_FALSE(validateBodyDef(box).has_value());
         world.createBody(box);
         double previous = robust::totalEnergy(world);
