@@ -304,18 +304,51 @@ void BroadPhase::sortPairs(size_t slotCount, std::vector<BodyPair>& outPairs) {
     }
 }
 
-void BroadPhase::findPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
-                           const std::vector<uint8_t>& isStatic, std::vector<BodyPair>& outPairs) {
+bool BroadPhase::fatPairsCover(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
+                               const std::vector<uint8_t>& isStatic) const {
+    if (!hasFatPairs_ || present != fatPresent_ || isStatic != fatStatic_) return false;
+    for (uint32_t index : presentBodies_) {
+        const Aabb& box = aabbs[index];
+        const Aabb& fat = fatAabbs_[index];
+        // Written so that a NaN coordinate fails the test: such boxes get a new grid.
+        const bool inside = (fat.lower.x <= box.lower.x) & (fat.lower.y <= box.lower.y) &
+                            (fat.lower.z <= box.lower.z) & (box.upper.x <= fat.upper.x) &
+                            (box.upper.y <= fat.upper.y) & (box.upper.z <= fat.upper.z);
+        if (!inside) return false;
+    }
+    return true;
+}
+
+void BroadPhase::buildFatPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
+                               const std::vector<uint8_t>& isStatic) {
     presentBodies_.clear();
     for (uint32_t i = 0; i < present.size(); ++i) {
         if (present[i]) presentBodies_.push_back(i);
     }
+    fatAabbs_.resize(aabbs.size());
+    const vec3 margin(kFatMargin);
+    for (uint32_t index : presentBodies_) {
+        fatAabbs_[index] = Aabb{aabbs[index].lower - margin, aabbs[index].upper + margin};
+    }
     ranges_.resize(present.size());
     pairCount_ = 0;
-    fillGrid(aabbs);
-    pairsInCells(aabbs, isStatic);
-    pairsOfLargeBodies(aabbs, isStatic);
-    sortPairs(present.size(), outPairs);
+    fillGrid(fatAabbs_);
+    pairsInCells(fatAabbs_, isStatic);
+    pairsOfLargeBodies(fatAabbs_, isStatic);
+    sortPairs(present.size(), fatPairs_);
+    fatPresent_ = present;
+    fatStatic_ = isStatic;
+    hasFatPairs_ = true;
+    ++gridBuilds_;
+}
+
+void BroadPhase::findPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
+                           const std::vector<uint8_t>& isStatic, std::vector<BodyPair>& outPairs) {
+    if (!fatPairsCover(aabbs, present, isStatic)) buildFatPairs(aabbs, present, isStatic);
+    outPairs.clear();
+    for (const BodyPair& pair : fatPairs_) {
+        if (aabbs[pair.a].overlaps(aabbs[pair.b])) outPairs.push_back(pair);
+    }
 }
 
 }  // namespace impulse

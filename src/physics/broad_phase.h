@@ -1,8 +1,12 @@
-// Broadphase: a uniform grid hashed into a power-of-two table, rebuilt from
-// scratch every call. Cost is linear in the body count: each body touches a
-// bounded number of cells, and each cell holds a bounded number of bodies.
-// Bodies too big for the grid (ground, walls) are kept in a short list and
-// tested on their own.
+// Broadphase: a uniform grid hashed into a power-of-two table. Cost is linear
+// in the body count: each body touches a bounded number of cells, and each cell
+// holds a bounded number of bodies. Bodies too big for the grid (ground, walls)
+// are kept in a short list and tested on their own.
+//
+// The grid is built over "fat" AABBs, each grown by kFatMargin, and its pairs
+// are kept: while every AABB stays inside its fat one (a resting pile), a call
+// only filters the kept pairs by the AABBs of now. Any two overlapping AABBs
+// lie inside overlapping fat ones, so the answer is the same as a fresh grid's.
 #pragma once
 
 #include "physics/shape.h"
@@ -28,6 +32,13 @@ public:
     void findPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
                    const std::vector<uint8_t>& isStatic, std::vector<BodyPair>& outPairs);
 
+    /// Grids built so far (the calls that could not reuse the fat pairs).
+    uint64_t gridBuilds() const { return gridBuilds_; }
+
+    /// m on every side. Resting bodies creep far less than this; a larger
+    /// margin only adds kept pairs that the filter rejects.
+    static constexpr float kFatMargin = 0.05f;
+
 private:
     /// Inclusive range of grid cells an AABB touches.
     struct CellRange {
@@ -41,6 +52,12 @@ private:
         uint32_t stamp;  // the call that filled the slot; other stamps mean empty
     };
     static constexpr uint32_t kNoCell = ~0u;
+    /// The fat pairs still hold: the same bodies, static flags and slots, and
+    /// every present AABB inside its fat AABB.
+    bool fatPairsCover(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
+                       const std::vector<uint8_t>& isStatic) const;
+    void buildFatPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
+                       const std::vector<uint8_t>& isStatic);
 
     float chooseCellSize(const std::vector<Aabb>& aabbs);
     void fillGrid(const std::vector<Aabb>& aabbs);
@@ -68,6 +85,12 @@ private:
     std::vector<BodyPair> pairs_;              // unsorted; the first pairCount_ are this call's
     size_t pairCount_ = 0;
     std::vector<uint32_t> pairStarts_;  // per body a: first slot of its pairs in the output
+    // The grid's input and output, kept for the calls that reuse them.
+    std::vector<Aabb> fatAabbs_;
+    std::vector<uint8_t> fatPresent_, fatStatic_;
+    std::vector<BodyPair> fatPairs_;  // sorted by (a, b)
+    bool hasFatPairs_ = false;
+    uint64_t gridBuilds_ = 0;
     double inverseCellSize_ = 1.0;
     uint32_t slotMask_ = 0;
     uint32_t stamp_ = 0;

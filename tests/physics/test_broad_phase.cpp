@@ -108,6 +108,61 @@ TEST(BroadPhase, StableUnderRepeatedSmallMotions) {
     }
 }
 
+TEST(BroadPhase, RestingBodiesReuseTheFatPairs) {
+    // Motions within the fat margin (a resting pile's creep, here up to 2 cm in
+    // all) keep the grid; each call must still give exactly the brute-force
+    // answer of its own AABBs, including pairs that come apart and together.
+    Bodies bodies = randomBodies(21, 150, 8.0f);
+    BroadPhase broadPhase;
+    ASSERT_EQ(run(broadPhase, bodies), bruteForce(bodies));
+    ASSERT_EQ(broadPhase.gridBuilds(), 1u);
+    const std::vector<Aabb> start = bodies.aabbs;
+    std::mt19937 rng(22);
+    const float reach = 0.4f * BroadPhase::kFatMargin;
+    std::uniform_real_distribution<float> offset(-reach, reach);
+    size_t changes = 0;
+    auto previous = bruteForce(bodies);
+    for (int step = 0; step < 50; ++step) {
+        for (size_t i = 0; i < bodies.aabbs.size(); ++i) {
+            if (bodies.isStatic[i]) continue;
+            const vec3 move(offset(rng), offset(rng), offset(rng));
+            bodies.aabbs[i] = Aabb{start[i].lower + move, start[i].upper + move};
+        }
+        const auto want = bruteForce(bodies);
+        changes += want != previous;
+        previous = want;
+        ASSERT_EQ(run(broadPhase, bodies), want) << "step " << step;
+    }
+    EXPECT_EQ(broadPhase.gridBuilds(), 1u) << "no AABB left its fat AABB";
+    EXPECT_GT(changes, 10u) << "the motions should make and break some overlaps";
+}
+
+TEST(BroadPhase, NewGridWhenABodyLeavesItsFatBoxOrTheSetChanges) {
+    Bodies bodies = randomBodies(23, 100, 8.0f);
+    size_t mover = 0;
+    while (!bodies.present[mover] || bodies.isStatic[mover]) ++mover;
+    BroadPhase broadPhase;
+    run(broadPhase, bodies);
+    const vec3 past(1.01f * BroadPhase::kFatMargin, 0.0f, 0.0f);
+    bodies.aabbs[mover].upper += past;  // grows out of its fat AABB on one side
+    EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
+    EXPECT_EQ(broadPhase.gridBuilds(), 2u);
+    bodies.isStatic[mover] = 1;
+    EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
+    EXPECT_EQ(broadPhase.gridBuilds(), 3u);
+    bodies.present[mover] = 0;
+    EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
+    EXPECT_EQ(broadPhase.gridBuilds(), 4u);
+    bodies.aabbs[mover] = Aabb{vec3(NAN), vec3(NAN)};  // a free slot's stale box does not count
+    EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
+    EXPECT_EQ(broadPhase.gridBuilds(), 4u);
+    bodies.present[mover] = 1;  // back, with a NaN box: a new grid, and no pairs of it
+    const auto got = run(broadPhase, bodies);
+    EXPECT_EQ(got, bruteForce(bodies));
+    EXPECT_EQ(broadPhase.gridBuilds(), 5u);
+    for (const auto& p : got) EXPECT_TRUE(p.first != mover && p.second != mover);
+}
+
 TEST(BroadPhase, ChangingLayoutStaysCorrect) {
     // Bodies spread along x, then along z and y with other sizes: the same object
     // must adapt its cells to the new layout.
