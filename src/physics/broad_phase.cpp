@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace impulse {
 
@@ -304,21 +305,6 @@ void BroadPhase::sortPairs(size_t slotCount, std::vector<BodyPair>& outPairs) {
     }
 }
 
-bool BroadPhase::fatPairsCover(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
-                               const std::vector<uint8_t>& isStatic) const {
-    if (!hasFatPairs_ || present != fatPresent_ || isStatic != fatStatic_) return false;
-    for (uint32_t index : presentBodies_) {
-        const Aabb& box = aabbs[index];
-        const Aabb& fat = fatAabbs_[index];
-        // Written so that a NaN coordinate fails the test: such boxes get a new grid.
-        const bool inside = (fat.lower.x <= box.lower.x) & (fat.lower.y <= box.lower.y) &
-                            (fat.lower.z <= box.lower.z) & (box.upper.x <= fat.upper.x) &
-                            (box.upper.y <= fat.upper.y) & (box.upper.z <= fat.upper.z);
-        if (!inside) return false;
-    }
-    return true;
-}
-
 void BroadPhase::buildFatPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
                                const std::vector<uint8_t>& isStatic) {
     presentBodies_.clear();
@@ -342,9 +328,56 @@ void BroadPhase::buildFatPairs(const std::vector<Aabb>& aabbs, const std::vector
     ++gridBuilds_;
 }
 
+void BroadPhase::updateMovers(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic) {
+    isMover_.assign(aabbs.size(), 0);
+    const vec3 margin(kFatMargin);
+    for (uint32_t mover : movers_) {
+        isMover_[mover] = 1;
+        fatAabbs_[mover] = Aabb{aabbs[mover].lower - margin, aabbs[mover].upper + margin};
+    }
+    // Pairs of two bodies that kept their fat AABBs still hold.
+    fatPairs_.erase(std::remove_if(fatPairs_.begin(), fatPairs_.end(),
+                                   [this](const BodyPair& p) { return isMover_[p.a] || isMover_[p.b]; }),
+                    fatPairs_.end());
+    moverPairs_.clear();
+    for (uint32_t mover : movers_) {
+        const Aabb& box = fatAabbs_[mover];
+        for (uint32_t other : presentBodies_) {
+            // A pair of two movers is tested from the lower one only.
+            const bool testedBefore = isMover_[other] && other <= mover;
+            if (testedBefore || bothStatic(isStatic, mover, other)) continue;
+            if (box.overlaps(fatAabbs_[other])) moverPairs_.push_back(orderedPair(mover, other));
+        }
+    }
+    const auto byKey = [](const BodyPair& p, const BodyPair& q) { return p.key() < q.key(); };
+    std::sort(moverPairs_.begin(), moverPairs_.end(), byKey);
+    mergedPairs_.clear();
+    std::merge(fatPairs_.begin(), fatPairs_.end(), moverPairs_.begin(), moverPairs_.end(),
+               std::back_inserter(mergedPairs_), byKey);
+    std::swap(fatPairs_, mergedPairs_);
+}
+
 void BroadPhase::findPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
                            const std::vector<uint8_t>& isStatic, std::vector<BodyPair>& outPairs) {
-    if (!fatPairsCover(aabbs, present, isStatic)) buildFatPairs(aabbs, present, isStatic);
+    if (!hasFatPairs_ || present != fatPresent_ || isStatic != fatStatic_) {
+        buildFatPairs(aabbs, present, isStatic);
+    } else {
+        movers_.clear();
+        for (uint32_t index : presentBodies_) {
+            const Aabb& box = aabbs[index];
+            const Aabb& fat = fatAabbs_[index];
+            // Written so that a NaN coordinate counts as out.
+            const bool inside = (fat.lower.x <= box.lower.x) & (fat.lower.y <= box.lower.y) &
+                                (fat.lower.z <= box.lower.z) & (box.upper.x <= fat.upper.x) &
+                                (box.upper.y <= fat.upper.y) & (box.upper.z <= fat.upper.z);
+            if (!inside) movers_.push_back(index);
+        }
+        if (movers_.size() > kMaxMoversWithoutGrid) {
+            buildFatPairs(aabbs, present, isStatic);
+        } else if (!movers_.empty()) {
+            updateMovers(aabbs, isStatic);
+        }
+    }
     outPairs.clear();
     for (const BodyPair& pair : fatPairs_) {
         if (aabbs[pair.a].overlaps(aabbs[pair.b])) outPairs.push_back(pair);

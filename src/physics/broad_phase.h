@@ -7,6 +7,8 @@
 // are kept: while every AABB stays inside its fat one (a resting pile), a call
 // only filters the kept pairs by the AABBs of now. Any two overlapping AABBs
 // lie inside overlapping fat ones, so the answer is the same as a fresh grid's.
+// A few bodies that leave their fat AABBs (a settling pile) get new ones and
+// their pairs are found again by testing them against every body.
 #pragma once
 
 #include "physics/shape.h"
@@ -38,6 +40,10 @@ public:
     /// m on every side. Resting bodies creep far less than this; a larger
     /// margin only adds kept pairs that the filter rejects.
     static constexpr float kFatMargin = 0.05f;
+    /// Most bodies out of their fat AABBs that are tested against every body
+    /// instead of building the grid: a grid costs about as much per body as
+    /// this many AABB tests.
+    static constexpr size_t kMaxMoversWithoutGrid = 32;
 
 private:
     /// Inclusive range of grid cells an AABB touches.
@@ -52,12 +58,11 @@ private:
         uint32_t stamp;  // the call that filled the slot; other stamps mean empty
     };
     static constexpr uint32_t kNoCell = ~0u;
-    /// The fat pairs still hold: the same bodies, static flags and slots, and
-    /// every present AABB inside its fat AABB.
-    bool fatPairsCover(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
-                       const std::vector<uint8_t>& isStatic) const;
     void buildFatPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
                        const std::vector<uint8_t>& isStatic);
+    /// New fat AABBs for movers_ and their pairs found again, by testing each
+    /// against every present body.
+    void updateMovers(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic);
 
     float chooseCellSize(const std::vector<Aabb>& aabbs);
     void fillGrid(const std::vector<Aabb>& aabbs);
@@ -89,6 +94,9 @@ private:
     std::vector<Aabb> fatAabbs_;
     std::vector<uint8_t> fatPresent_, fatStatic_;
     std::vector<BodyPair> fatPairs_;  // sorted by (a, b)
+    std::vector<uint32_t> movers_;    // present bodies out of their fat AABBs, ascending
+    std::vector<uint8_t> isMover_;    // per slot
+    std::vector<BodyPair> moverPairs_, mergedPairs_;
     bool hasFatPairs_ = false;
     uint64_t gridBuilds_ = 0;
     double inverseCellSize_ = 1.0;

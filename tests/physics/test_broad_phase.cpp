@@ -137,30 +137,59 @@ TEST(BroadPhase, RestingBodiesReuseTheFatPairs) {
     EXPECT_GT(changes, 10u) << "the motions should make and break some overlaps";
 }
 
-TEST(BroadPhase, NewGridWhenABodyLeavesItsFatBoxOrTheSetChanges) {
-    Bodies bodies = randomBodies(23, 100, 8.0f);
-    size_t mover = 0;
-    while (!bodies.present[mover] || bodies.isStatic[mover]) ++mover;
+TEST(BroadPhase, FewMoversGetTheirPairsWithoutAGrid) {
+    // Up to kMaxMoversWithoutGrid bodies, static ones too, jump up to 3 m each
+    // call: their pairs are found again by testing them against every body.
+    Bodies bodies = randomBodies(23, 150, 8.0f);
+    BroadPhase broadPhase;
+    ASSERT_EQ(run(broadPhase, bodies), bruteForce(bodies));
+    std::mt19937 rng(24);
+    std::uniform_int_distribution<size_t> pick(0, bodies.aabbs.size() - 1);
+    std::uniform_int_distribution<size_t> howMany(1, BroadPhase::kMaxMoversWithoutGrid);
+    std::uniform_real_distribution<float> jump(-3.0f, 3.0f);
+    for (int step = 0; step < 60; ++step) {
+        const size_t movers = howMany(rng);
+        for (size_t k = 0; k < movers; ++k) {
+            const size_t i = pick(rng);  // may pick a body twice or a free slot: at most `movers` move
+            const vec3 move(jump(rng), jump(rng), jump(rng));
+            bodies.aabbs[i].lower += move;
+            bodies.aabbs[i].upper += move;
+        }
+        ASSERT_EQ(run(broadPhase, bodies), bruteForce(bodies)) << "step " << step;
+    }
+    EXPECT_EQ(broadPhase.gridBuilds(), 1u);
+}
+
+TEST(BroadPhase, ManyMoversOrAChangedSetBuildTheGrid) {
+    Bodies bodies = randomBodies(25, 100, 8.0f);
+    std::vector<size_t> dynamic;
+    for (size_t i = 0; i < bodies.aabbs.size(); ++i) {
+        if (bodies.present[i] && !bodies.isStatic[i]) dynamic.push_back(i);
+    }
+    ASSERT_GT(dynamic.size(), BroadPhase::kMaxMoversWithoutGrid);
     BroadPhase broadPhase;
     run(broadPhase, bodies);
     const vec3 past(1.01f * BroadPhase::kFatMargin, 0.0f, 0.0f);
-    bodies.aabbs[mover].upper += past;  // grows out of its fat AABB on one side
+    for (size_t k = 0; k <= BroadPhase::kMaxMoversWithoutGrid; ++k) bodies.aabbs[dynamic[k]].upper += past;
     EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
-    EXPECT_EQ(broadPhase.gridBuilds(), 2u);
-    bodies.isStatic[mover] = 1;
+    EXPECT_EQ(broadPhase.gridBuilds(), 2u) << "one mover more than kMaxMoversWithoutGrid";
+    const size_t body = dynamic[0];
+    bodies.isStatic[body] = 1;
     EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
     EXPECT_EQ(broadPhase.gridBuilds(), 3u);
-    bodies.present[mover] = 0;
+    bodies.present[body] = 0;
     EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
     EXPECT_EQ(broadPhase.gridBuilds(), 4u);
-    bodies.aabbs[mover] = Aabb{vec3(NAN), vec3(NAN)};  // a free slot's stale box does not count
+    bodies.aabbs[body] = Aabb{vec3(NAN), vec3(NAN)};  // a free slot's stale box does not count
     EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
     EXPECT_EQ(broadPhase.gridBuilds(), 4u);
-    bodies.present[mover] = 1;  // back, with a NaN box: a new grid, and no pairs of it
-    const auto got = run(broadPhase, bodies);
+    bodies.present[body] = 1;  // back, with a NaN box: a new grid, and no pairs of it
+    EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
+    EXPECT_EQ(broadPhase.gridBuilds(), 5u);
+    const auto got = run(broadPhase, bodies);  // now a mover (NaN is never inside): no grid
     EXPECT_EQ(got, bruteForce(bodies));
     EXPECT_EQ(broadPhase.gridBuilds(), 5u);
-    for (const auto& p : got) EXPECT_TRUE(p.first != mover && p.second != mover);
+    for (const auto& p : got) EXPECT_TRUE(p.first != body && p.second != body);
 }
 
 TEST(BroadPhase, ChangingLayoutStaysCorrect) {
