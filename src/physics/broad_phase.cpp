@@ -205,8 +205,9 @@ void BroadPhase::pairsInCells(const std::vector<Aabb>& aabbs, const std::vector<
                 const glm::ivec3 corner = glm::max(lowerA, ranges_[b].lower);
                 const bool inThisCell =
                     (corner.x == coordinates.x) & (corner.y == coordinates.y) & (corner.z == coordinates.z);
+                const bool overlap = overlapsWithoutBranches(boxA, aabbs[b]);
                 *out = BodyPair{a, b};
-                out += inThisCell & !(staticA & (isStatic[b] != 0)) & overlapsWithoutBranches(boxA, aabbs[b]);
+                out += inThisCell & !(staticA & (isStatic[b] != 0)) & overlap;
             }
             pairCount_ = static_cast<size_t>(out - pairs_.data());
         }
