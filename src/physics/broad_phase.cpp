@@ -61,6 +61,11 @@ bool overlapsWithoutBranches(const Aabb& p, const Aabb& q) {
            (q.lower.y <= p.upper.y) & (p.lower.z <= q.upper.z) & (q.lower.z <= p.upper.z);
 }
 
+Aabb fatAabb(const Aabb& box) {
+    const vec3 margin(BroadPhase::kFatMargin);
+    return Aabb{box.lower - margin, box.upper + margin};
+}
+
 int32_t cellCoordinate(float position, double inverseCellSize) {
     const double cell = std::floor(double(position) * inverseCellSize);
     // Written so that NaN lands on the lower limit instead of an undefined cast;
@@ -313,10 +318,7 @@ void BroadPhase::buildFatPairs(const std::vector<Aabb>& aabbs, const std::vector
         if (present[i]) presentBodies_.push_back(i);
     }
     fatAabbs_.resize(aabbs.size());
-    const vec3 margin(kFatMargin);
-    for (uint32_t index : presentBodies_) {
-        fatAabbs_[index] = Aabb{aabbs[index].lower - margin, aabbs[index].upper + margin};
-    }
+    for (uint32_t index : presentBodies_) fatAabbs_[index] = fatAabb(aabbs[index]);
     ranges_.resize(present.size());
     pairCount_ = 0;
     fillGrid(fatAabbs_);
@@ -325,16 +327,14 @@ void BroadPhase::buildFatPairs(const std::vector<Aabb>& aabbs, const std::vector
     sortPairs(present.size(), fatPairs_);
     fatPresent_ = present;
     fatStatic_ = isStatic;
-    hasFatPairs_ = true;
     ++gridBuilds_;
 }
 
 void BroadPhase::updateMovers(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic) {
     isMover_.assign(aabbs.size(), 0);
-    const vec3 margin(kFatMargin);
     for (uint32_t mover : movers_) {
         isMover_[mover] = 1;
-        fatAabbs_[mover] = Aabb{aabbs[mover].lower - margin, aabbs[mover].upper + margin};
+        fatAabbs_[mover] = fatAabb(aabbs[mover]);
     }
     // Pairs of two bodies that kept their fat AABBs still hold.
     fatPairs_.erase(std::remove_if(fatPairs_.begin(), fatPairs_.end(),
@@ -360,7 +360,7 @@ void BroadPhase::updateMovers(const std::vector<Aabb>& aabbs, const std::vector<
 
 void BroadPhase::findPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
                            const std::vector<uint8_t>& isStatic, std::vector<BodyPair>& outPairs) {
-    if (!hasFatPairs_ || present != fatPresent_ || isStatic != fatStatic_) {
+    if (gridBuilds_ == 0 || present != fatPresent_ || isStatic != fatStatic_) {
         buildFatPairs(aabbs, present, isStatic);
     } else {
         movers_.clear();
