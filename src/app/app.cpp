@@ -137,13 +137,21 @@ bool App::openWindow() {
     io.IniFilename = nullptr;  // panel layout is fixed at start; nothing written to the cwd
     ImGui::StyleColorsDark();
     ImGuiStyle& style = ImGui::GetStyle();
-    style.WindowRounding = 5.0f;
+    // Square panels: each covers exactly its rectangle, which the 3D pass leaves out and
+    // fills with the background colour (see hiddenPanelRects).
+    style.WindowRounding = 0.0f;
     style.FrameRounding = 3.0f;
     style.GrabRounding = 3.0f;
     style.ItemSpacing = ImVec2(8.0f, 3.0f);  // compact: the inspectors show many rows
     style.FramePadding = ImVec2(4.0f, 2.0f);
-    // Opaque panels: the 3D pass skips the pixels they cover (see hiddenPanelRects).
-    style.Colors[ImGuiCol_WindowBg].w = 1.0f;
+    // Opaque panels: the 3D pass skips the pixels they cover and clears them to their
+    // background colour (see hiddenPanelRects), so ImGui draws no background for them
+    // (a fully transparent fill is skipped). Bytes, as ImGui would quantise the colour.
+    ImVec4& background = style.Colors[ImGuiCol_WindowBg];
+    background.w = 1.0f;
+    const ImVec4 quantised = ImGui::ColorConvertU32ToFloat4(ImGui::ColorConvertFloat4ToU32(background));
+    panelColor_ = glm::vec4(quantised.x, quantised.y, quantised.z, 1.0f);
+    background.w = 0.0f;
     ImGui_ImplSDL2_InitForOpenGL(window_, context_);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     // Software GL pays per sample: the default font's glyphs sit on whole pixels, so
@@ -382,6 +390,7 @@ render::RenderOptions App::renderOptions() const {
         }
     }
     ro.hiddenRects = hiddenPanelRects();
+    ro.panelColor = panelColor_;
     // A body flung far away must not spread the map's texels over kilometres.
     constexpr float kMaxShadowReach = 80.0f;  // m from the camera's focus
     ro.shadowLower = glm::max(lo, camera_.target - vec3(kMaxShadowReach));
@@ -391,33 +400,25 @@ render::RenderOptions App::renderOptions() const {
 
 std::vector<glm::ivec4> App::hiddenPanelRects() const {
     // Call after ImGui::Render(): the panels' final rectangles for this frame. Only plain
-    // windows (opaque background); popups and tooltips are partly transparent.
+    // windows (square, background cleared by the renderer); popups and tooltips are partly
+    // transparent.
     std::vector<glm::ivec4> rects;
     const ImGuiContext* g = ImGui::GetCurrentContext();
     if (!g || width_ <= 0 || height_ <= 0) return rects;
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    const float rounding = ImGui::GetStyle().WindowRounding;
     for (const ImGuiWindow* w : g->Windows) {
         if (!w->WasActive || w->Hidden) continue;
         if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip |
                         ImGuiWindowFlags_NoBackground)) {
             continue;
         }
-        // Pixels from the bottom left; rounded corners let the scene through, so the
-        // rectangle is left as a cross: the full width without the corner rows, and
-        // the full height without the corner columns.
+        // Pixels from the bottom left: those whose centres the window's rectangle holds.
         const float x0 = w->Pos.x * scale.x, x1 = (w->Pos.x + w->Size.x) * scale.x;
         const float y0 = static_cast<float>(height_) - (w->Pos.y + w->Size.y) * scale.y;
         const float y1 = static_cast<float>(height_) - w->Pos.y * scale.y;
-        const float r = std::ceil(rounding * std::max(scale.x, scale.y));
-        const auto add = [&](float ax, float ay, float bx, float by) {
-            const int ix0 = static_cast<int>(std::ceil(ax)), iy0 = static_cast<int>(std::ceil(ay));
-            const int ix1 = static_cast<int>(std::floor(bx)), iy1 = static_cast<int>(std::floor(by));
-            if (ix1 > ix0 && iy1 > iy0) rects.emplace_back(ix0, iy0, ix1 - ix0, iy1 - iy0);
-        };
-        add(x0, y0 + r, x1, y1 - r);
-        add(x0 + r, y0, x1 - r, y0 + r);
-        add(x0 + r, y1 - r, x1 - r, y1);
+        const int ix0 = static_cast<int>(std::round(x0)), iy0 = static_cast<int>(std::round(y0));
+        const int ix1 = static_cast<int>(std::round(x1)), iy1 = static_cast<int>(std::round(y1));
+        if (ix1 > ix0 && iy1 > iy0) rects.emplace_back(ix0, iy0, ix1 - ix0, iy1 - iy0);
     }
     return rects;
 }

@@ -88,6 +88,7 @@ private:
     SDL_Window* window_ = nullptr;
     SDL_GLContext context_ = nullptr;
     int width_ = 0, height_ = 0;  // drawable size in pixels
+    glm::vec4 panelColor_{0.0f};  // the panels' background, cleared by the renderer
 
     World world_;
     scene::Scene scene_;

@@ -54,8 +54,10 @@ struct RenderOptions {
     /// Debug lines hidden behind bodies are drawn faintly on top.
     bool debugXray = true;
     /// Framebuffer rectangles (x, y from the bottom left, width, height) that opaque
-    /// panels will cover: the 3D pass shades nothing there (software GL pays per pixel).
+    /// panels will cover: the 3D pass shades nothing there (software GL pays per pixel)
+    /// and fills them with `panelColor`, the panels' background, by a clear.
     std::vector<glm::ivec4> hiddenRects;
+    glm::vec4 panelColor{0.0f, 0.0f, 0.0f, 1.0f};
 };
 
 class Renderer {
