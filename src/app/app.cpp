@@ -301,7 +301,6 @@ int App::run() {
         SDL_GL_GetDrawableSize(window_, &width_, &height_);
 
         updateDragTarget();
-        times.physics = simulate(frameSeconds);
         updateHover();
 
         const Uint64 uiStart = SDL_GetPerformanceCounter();
@@ -316,15 +315,20 @@ int App::run() {
         processRequests(requests);
         screenshotRequested |= requests.screenshot;
 
-        // The times below include the rasteriser's work: a fence marks the end of the 3D
-        // pass and glFinish the end of the panels. The panels are submitted before the
-        // wait for the fence, so that this CPU work overlaps the rasterisation of the 3D
-        // pass (software GL, llvmpipe, rasterises on its own threads from the flush on).
+        // The frame shows the world as the last frame's steps left it; this frame's
+        // steps run on physicsJob_ while it is drawn, so nothing below reads the world
+        // until the job is waited for. (One frame later on screen than stepping first.)
         const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha = sim_.paused ? 1.0f : static_cast<float>(clock_.alpha());
         buildDrawList(alpha);
         buildDebugLayer();
-        renderer_->render(camera_, width_, height_, draw_, debug_, renderOptions());
+        const render::RenderOptions options = renderOptions();
+        physicsJob_.start([this, frameSeconds, &times] { times.physics = simulate(frameSeconds); });
+        // The times below include the rasteriser's work: a fence marks the end of the 3D
+        // pass and glFinish the end of the panels. The panels are submitted before the
+        // wait for the fence, so that this CPU work overlaps the rasterisation of the 3D
+        // pass (software GL, llvmpipe, rasterises on its own threads from the flush on).
+        renderer_->render(camera_, width_, height_, draw_, debug_, options);
         const GLsync sceneDone = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         glFlush();
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -333,6 +337,8 @@ int App::run() {
         const Uint64 t1 = SDL_GetPerformanceCounter();
         glFinish();
         const Uint64 t2 = SDL_GetPerformanceCounter();
+        physicsJob_.wait();
+        const Uint64 physicsDone = SDL_GetPerformanceCounter();
 
         ++frame;
         const bool lastFrame = options_.frames >= 0 && frame >= options_.frames;
@@ -352,7 +358,8 @@ int App::run() {
         times.render = msBetween(t0, t1);
         times.uiDraw = msBetween(t1, t2);
         times.ui = msBetween(uiStart, uiEnd) + times.uiDraw;
-        times.present = msBetween(t2, t3);
+        times.physicsWait = msBetween(t2, physicsDone);
+        times.present = msBetween(physicsDone, t3);
         times.busy = msBetween(start, t3);
         showTimes(times);
         if (profile) history.push_back(times);
@@ -428,6 +435,7 @@ void App::showTimes(const FrameTimes& t) {
     const auto smooth = [](float& shown, double ms) { shown = static_cast<float>(0.9 * shown + 0.1 * ms); };
     smooth(frameInfo_.frameMs, t.frame);
     smooth(frameInfo_.physicsMs, t.physics);
+    smooth(frameInfo_.physicsWaitMs, t.physicsWait);
     smooth(frameInfo_.renderMs, t.render);
     smooth(frameInfo_.uiMs, t.ui);
     smooth(frameInfo_.presentMs, t.present);
@@ -442,10 +450,11 @@ void App::printProfile(const std::vector<FrameTimes>& history, size_t warmUpFram
         return v[v.size() / 2];
     };
     std::printf("profile: %zu frames (first %zu left out), median ms: frame %.2f busy %.2f | physics %.2f "
-                "render %.2f UI %.2f (drawing %.2f) swap %.2f\n",
+                "(waited %.2f) render %.2f UI %.2f (drawing %.2f) swap %.2f\n",
                 history.size() - warmUpFrames, warmUpFrames, median(&FrameTimes::frame),
-                median(&FrameTimes::busy), median(&FrameTimes::physics), median(&FrameTimes::render),
-                median(&FrameTimes::ui), median(&FrameTimes::uiDraw), median(&FrameTimes::present));
+                median(&FrameTimes::busy), median(&FrameTimes::physics), median(&FrameTimes::physicsWait),
+                median(&FrameTimes::render), median(&FrameTimes::ui), median(&FrameTimes::uiDraw),
+                median(&FrameTimes::present));
 }
 
 bool App::saveWorld(const std::string& path, std::string& error) const {

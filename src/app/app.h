@@ -3,6 +3,7 @@
 // keyboard input into picking, dragging, spawning and camera moves.
 #pragma once
 
+#include "app/background_job.h"
 #include "app/options.h"
 #include "app/paths.h"
 #include "app/sim_clock.h"
@@ -36,7 +37,8 @@ private:
     struct FrameTimes {
         double frame = 0.0;    ///< since the previous frame's start
         double busy = 0.0;     ///< work of this frame, without the wait for the 60 Hz cap
-        double physics = 0.0;  ///< simulate(): every step of the frame
+        double physics = 0.0;  ///< simulate(): every step of the frame, on physicsJob_
+        double physicsWait = 0.0;  ///< how long the main thread waited for it after its GL work
         double render = 0.0;   ///< draw lists, debug layer, 3D pass (GL work finished; panels sent meanwhile)
         double ui = 0.0;       ///< panels' ImGui calls and their GL drawing (finished)
         double uiDraw = 0.0;   ///< the GL drawing part of ui that the 3D pass did not overlap
@@ -116,6 +118,9 @@ private:
     BodyId hover_;
     int spawnCount_ = 0;
     int screenshotCount_ = 0;
+
+    // Steps the world while the main thread draws; last, so that it stops first.
+    BackgroundJob physicsJob_;
 };
 
 }  // namespace impulse::app

@@ -543,8 +543,13 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
         ImGui::SetTooltip("Per frame, smoothed. Render and UI include the wait for the GL work.\n"
                           "One physics step: %.2f ms", static_cast<double>(frame.stepMs));
     }
-    ImGui::Text("physics %.1f (x%d)  render %.1f  UI %.1f ms", static_cast<double>(frame.physicsMs),
-                frame.stepsThisFrame, static_cast<double>(frame.renderMs), static_cast<double>(frame.uiMs));
+    ImGui::Text("render %.1f  UI %.1f ms", static_cast<double>(frame.renderMs), static_cast<double>(frame.uiMs));
+    ImGui::Text("physics %.1f ms (x%d), waited %.1f", static_cast<double>(frame.physicsMs), frame.stepsThisFrame,
+                static_cast<double>(frame.physicsWaitMs));
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("The steps run on a thread of their own while the frame is drawn;\n"
+                          "'waited' is what the frame still waited for them after its GL work.");
+    }
     ImGui::Text("bodies %d  pairs %d  manifolds %d  pts %d", world.bodyCount(), st.candidatePairs, st.manifolds,
                 st.contactPoints);
     ImGui::Text("E = KE %.2f + PE %.2f = %.2f J", static_cast<double>(s.kinetic), static_cast<double>(s.potential),

@@ -44,16 +44,18 @@ struct PanelRequests {
     bool screenshot = false;
 };
 
-/// Frame timing measured by the app.
 /// Frame timings shown in the Stats panel (ms, smoothed over ~10 frames). The app waits
 /// for the GL work of the 3D pass (a fence) and of the panels (glFinish), so render and
 /// UI include the rasteriser's time, not just the CPU's time to submit the draws. The
-/// panels are submitted while the 3D pass rasterises: that part counts as render.
+/// panels are submitted while the 3D pass rasterises: that part counts as render. The
+/// world steps on a thread of its own meanwhile; what the frame waited for it after its
+/// GL work is physicsWaitMs.
 struct FrameInfo {
     float frameMs = 0.0f;    ///< wall time from one frame's start to the next (includes the 60 Hz cap)
     float stepMs = 0.0f;     ///< mean wall time of one World::step this frame
     int stepsThisFrame = 0;
-    float physicsMs = 0.0f;  ///< all World::step calls of the frame
+    float physicsMs = 0.0f;  ///< all World::step calls of the frame (on a thread of their own)
+    float physicsWaitMs = 0.0f;  ///< the part of physicsMs the frame waited for after its GL work
     float renderMs = 0.0f;   ///< draw lists + 3D pass until the GL work is done
     float uiMs = 0.0f;       ///< panels' ImGui calls + what is left of their GL drawing after the 3D pass
     float presentMs = 0.0f;  ///< buffer swap (and screenshots)
