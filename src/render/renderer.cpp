@@ -12,6 +12,20 @@ namespace impulse::render {
 
 namespace {
 
+// The square of shadow-map texels (lower, upper corners) that an instance's bounding
+// sphere covers. The light's projection is orthographic with square texels, so metres
+// to texels is one scale: the length of a row of its rotation part.
+std::pair<glm::vec2, glm::vec2> shadowFootprint(const Instance& inst, const glm::mat4& lightViewProj,
+                                                int mapSize) {
+    const float size = static_cast<float>(mapSize);
+    const float texelsPerMetre =
+        0.5f * size * glm::length(glm::vec3(lightViewProj[0][0], lightViewProj[1][0], lightViewProj[2][0]));
+    const glm::vec4 clip = lightViewProj * glm::vec4(glm::vec3(inst.positionHighlight), 1.0f);
+    const glm::vec2 centre = (glm::vec2(clip) * 0.5f + 0.5f) * size;
+    const float reach = glm::length(glm::vec3(inst.halfSizeFlags)) * texelsPerMetre;
+    return {centre - reach, centre + reach};
+}
+
 // Unit cube [-1, 1]^3 with flat normals: 24 vertices (position, normal), 36 indices.
 void buildCube(std::vector<float>& v, std::vector<unsigned>& idx) {
     const glm::vec3 normals[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
@@ -110,12 +124,13 @@ std::vector<glm::ivec4> uncoveredRects(int w, int h, const std::vector<glm::ivec
 
 Renderer::Renderer() = default;
 
-bool Renderer::shadowIsCurrent(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize, size_t boxCasters,
-                               float tolerance) {
-    // The map is reused while the light box and the casters are as they were when it
+glm::ivec4 Renderer::shadowTexelsToDraw(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize,
+                                        size_t boxCasters, float tolerance) {
+    // The map is kept while the light box and the casters are as they were when it
     // was drawn, up to `tolerance` metres of movement (a fraction of a texel: no visible
     // change). Compared with the drawn state, not the last frame's, so creeping motion
-    // cannot add up.
+    // cannot add up. Where some casters moved (a dragged body in a resting pile), only
+    // the texels their old and new poses cover are drawn again.
     const auto same = [tolerance](const Instance& a, const Instance& b) {
         if (glm::vec3(a.halfSizeFlags) != glm::vec3(b.halfSizeFlags)) return false;
         const glm::vec3 dp = glm::vec3(a.positionHighlight) - glm::vec3(b.positionHighlight);
@@ -126,18 +141,40 @@ bool Renderer::shadowIsCurrent(const DrawList& draw, const glm::mat4& lightViewP
         const float reach = glm::length(glm::vec3(a.halfSizeFlags));
         return glm::dot(dp, dp) <= tolerance * tolerance && 2.0f * glm::length(dq) * reach <= tolerance;
     };
-    bool current = shadowValid_ && shadowSize_ == mapSize && lightViewProj == shadowLightViewProj_ &&
-                   boxCasters == shadowBoxCasters_ && draw.boxes.size() == shadowBoxes_.size() &&
-                   draw.spheres.size() == shadowSpheres_.size();
-    for (size_t i = 0; current && i < draw.boxes.size(); ++i) current = same(draw.boxes[i], shadowBoxes_[i]);
-    for (size_t i = 0; current && i < draw.spheres.size(); ++i) current = same(draw.spheres[i], shadowSpheres_[i]);
-    if (current) return true;
-    shadowValid_ = true;
-    shadowLightViewProj_ = lightViewProj;
-    shadowBoxCasters_ = boxCasters;
-    shadowBoxes_ = draw.boxes;
-    shadowSpheres_ = draw.spheres;
-    return false;
+    const glm::ivec4 wholeMap(0, 0, mapSize, mapSize);
+    const bool sameLayout = shadowValid_ && shadowSize_ == mapSize && lightViewProj == shadowLightViewProj_ &&
+                            boxCasters == shadowBoxCasters_ && draw.boxes.size() == shadowBoxes_.size() &&
+                            draw.spheres.size() == shadowSpheres_.size();
+    if (!sameLayout) {
+        shadowValid_ = true;
+        shadowLightViewProj_ = lightViewProj;
+        shadowBoxCasters_ = boxCasters;
+        shadowBoxes_ = draw.boxes;
+        shadowSpheres_ = draw.spheres;
+        return wholeMap;
+    }
+    glm::vec2 lower(1e30f), upper(-1e30f);
+    const auto cover = [&](const Instance& inst) {
+        const auto [footLower, footUpper] = shadowFootprint(inst, lightViewProj, mapSize);
+        lower = glm::min(lower, footLower);
+        upper = glm::max(upper, footUpper);
+    };
+    const auto compare = [&](const std::vector<Instance>& now, std::vector<Instance>& drawn) {
+        for (size_t i = 0; i < now.size(); ++i) {
+            if (same(now[i], drawn[i])) continue;
+            cover(drawn[i]);
+            cover(now[i]);
+            drawn[i] = now[i];
+        }
+    };
+    compare(draw.boxes, shadowBoxes_);
+    compare(draw.spheres, shadowSpheres_);
+    if (lower.x > upper.x) return glm::ivec4(0);
+    // Two texels more on each side: rasterisation rounding and the 2x2 filter's reach.
+    const glm::ivec2 first = glm::clamp(glm::ivec2(glm::floor(lower)) - 2, 0, mapSize);
+    const glm::ivec2 last = glm::clamp(glm::ivec2(glm::ceil(upper)) + 2, 0, mapSize);
+    if (last.x <= first.x || last.y <= first.y) return glm::ivec4(0);
+    return glm::ivec4(first, last - first);
 }
 
 Renderer::~Renderer() {
@@ -146,7 +183,7 @@ Renderer::~Renderer() {
         glDeleteBuffers(1, &m->vbo);
         glDeleteBuffers(1, &m->ebo);
     }
-    glDeleteBuffers(2, instanceVbo_);
+    glDeleteBuffers(4, instanceVbo_);
     glDeleteVertexArrays(1, &lineVao_);
     glDeleteBuffers(1, &lineVbo_);
     glDeleteVertexArrays(1, &pointVao_);
@@ -177,7 +214,7 @@ bool Renderer::init(const std::string& shaderDir, std::string& error) {
     idx.clear();
     buildSphere(v, idx, 7, 10);
     createMesh(sphereLow_, v, idx);
-    glGenBuffers(2, instanceVbo_);
+    glGenBuffers(4, instanceVbo_);
 
     glGenVertexArrays(1, &lineVao_);
     glGenBuffers(1, &lineVbo_);
@@ -381,9 +418,12 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         hi = glm::max(hi, q);
     }
     // Square texels, and a depth range with room for receivers just below the region.
-    // The size is rounded up to whole metres and the centre snapped to whole texels, so
-    // the map's texel grid stays put while bodies jitter: shadow edges do not shimmer,
-    // and an unchanged map can be reused (see shadowIsCurrent).
+    // The region is widened to whole metres, its size rounded up to whole metres and
+    // the centre snapped to whole texels, so the map's texel grid stays put while
+    // bodies jitter or one is dragged about: shadow edges do not shimmer, and the map
+    // is drawn again only where casters moved (see shadowTexelsToDraw).
+    lo = glm::vec3(glm::floor(glm::vec2(lo)), lo.z);
+    hi = glm::vec3(glm::ceil(glm::vec2(hi)), hi.z);
     const int mapSize = std::max(options.shadowMapSize, 16);
     const float halfSide = std::ceil(std::max(0.5f * std::max(hi.x - lo.x, hi.y - lo.y), 1.0f));
     const float texel = 2.0f * halfSide / static_cast<float>(mapSize);
@@ -402,19 +442,48 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     glFrontFace(GL_CCW);
 
     if (options.shadows) ensureShadowMap(mapSize);
-    if (options.shadows && !shadowIsCurrent(draw, lightViewProj, mapSize, boxRun[2], 0.25f * texel)) {
+    const glm::ivec4 redraw = options.shadows
+                                  ? shadowTexelsToDraw(draw, lightViewProj, mapSize, boxRun[2], 0.25f * texel)
+                                  : glm::ivec4(0);
+    if (redraw.z > 0) {
         glBindFramebuffer(GL_FRAMEBUFFER, shadowFbo_);
         glViewport(0, 0, shadowSize_, shadowSize_);
+        // Only the texels that change are cleared and rasterised: the scissor drops
+        // every caster's fragments outside them.
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(redraw.x, redraw.y, redraw.z, redraw.w);
         glClear(GL_DEPTH_BUFFER_BIT);
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(2.0f, 4.0f);
         glEnable(GL_DEPTH_CLAMP);
         shadow_.use();
         shadow_.set("uLightViewProj", lightViewProj);
-        drawInstances(box_, instanceVbo_[0], 0, boxRun[2]);
-        drawInstances(sphereLow_, instanceVbo_[1], 0, sorted_[1].size());
+        if (redraw == glm::ivec4(0, 0, mapSize, mapSize)) {
+            drawInstances(box_, instanceVbo_[0], 0, boxRun[2]);
+            drawInstances(sphereLow_, instanceVbo_[1], 0, sorted_[1].size());
+        } else {
+            // Part of the map: only the casters over it, so the others cost no vertex
+            // work either.
+            const glm::vec2 first(redraw.x, redraw.y), last(redraw.x + redraw.z, redraw.y + redraw.w);
+            const auto casters = [&](const Instance* begin, const Instance* end, std::vector<Instance>& out) {
+                out.clear();
+                for (const Instance* inst = begin; inst != end; ++inst) {
+                    const auto [lower, upper] = shadowFootprint(*inst, lightViewProj, mapSize);
+                    if (glm::all(glm::lessThan(lower, last)) && glm::all(glm::greaterThan(upper, first))) {
+                        out.push_back(*inst);
+                    }
+                }
+            };
+            casters(sorted_[0].data(), sorted_[0].data() + boxRun[2], shadowCasters_[0]);
+            casters(sorted_[1].data(), sorted_[1].data() + sorted_[1].size(), shadowCasters_[1]);
+            upload(2, shadowCasters_[0]);
+            upload(3, shadowCasters_[1]);
+            drawInstances(box_, instanceVbo_[2], 0, shadowCasters_[0].size());
+            drawInstances(sphereLow_, instanceVbo_[3], 0, shadowCasters_[1].size());
+        }
         glDisable(GL_DEPTH_CLAMP);
         glDisable(GL_POLYGON_OFFSET_FILL);
+        glDisable(GL_SCISSOR_TEST);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
 

@@ -79,8 +79,9 @@ private:
     };
     void createMesh(Mesh& mesh, const std::vector<float>& vertices, const std::vector<unsigned>& indices);
     void ensureShadowMap(int size);
-    bool shadowIsCurrent(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize, size_t boxCasters,
-                         float tolerance);
+    /// The texels of the shadow map to draw again (x, y, width, height; width 0: none).
+    glm::ivec4 shadowTexelsToDraw(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize,
+                                  size_t boxCasters, float tolerance);
     void upload(int k, const std::vector<Instance>& instances);
     void drawInstances(Mesh& mesh, GLuint instanceBuffer, size_t first, size_t count);
 
@@ -94,12 +95,13 @@ private:
     std::vector<std::pair<float, unsigned>> order_;  // (distance, index) for front-to-back order
     std::vector<Instance> scratch_;
     Mesh box_, sphereHigh_, sphereLow_;
-    GLuint instanceVbo_[2] = {0, 0};  // boxes, spheres
-    size_t instanceCapacity_[2] = {0, 0};  // in instances
+    GLuint instanceVbo_[4] = {0, 0, 0, 0};  // boxes, spheres, and their casters of a partial shadow pass
+    size_t instanceCapacity_[4] = {0, 0, 0, 0};  // in instances
+    std::vector<Instance> shadowCasters_[2];      // boxes, spheres over the part of the map drawn again
     GLuint lineVao_ = 0, lineVbo_ = 0, pointVao_ = 0, pointVbo_ = 0, emptyVao_ = 0;
     GLuint shadowFbo_ = 0, shadowTex_ = 0;
     int shadowSize_ = 0;
-    // What the shadow map holds (see shadowIsCurrent).
+    // What the shadow map holds (see shadowTexelsToDraw).
     bool shadowValid_ = false;
     glm::mat4 shadowLightViewProj_{0.0f};
     size_t shadowBoxCasters_ = 0;

@@ -1,0 +1,113 @@
+// The renderer in a hidden window (SDL's offscreen driver, Mesa's software GL):
+// drawing the shadow map again only where casters moved must give the picture a
+// whole new map gives.
+#include "app/paths.h"
+#include "render/renderer.h"
+
+#include <glad/glad.h>
+
+#include <SDL.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace impulse {
+namespace {
+
+constexpr int kWidth = 480, kHeight = 270;
+
+class HiddenGlWindow {
+public:
+    HiddenGlWindow() {
+        setenv("SDL_VIDEODRIVER", "offscreen", 1);
+        if (SDL_Init(SDL_INIT_VIDEO) != 0) return;
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+        SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+        window_ =
+            SDL_CreateWindow("renderer test", 0, 0, kWidth, kHeight, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+        if (window_) context_ = SDL_GL_CreateContext(window_);
+        ready_ = context_ && gladLoadGLLoader(reinterpret_cast<GLADloadproc>(SDL_GL_GetProcAddress));
+    }
+    ~HiddenGlWindow() {
+        if (context_) SDL_GL_DeleteContext(context_);
+        if (window_) SDL_DestroyWindow(window_);
+        SDL_Quit();
+    }
+    HiddenGlWindow(const HiddenGlWindow&) = delete;
+    HiddenGlWindow& operator=(const HiddenGlWindow&) = delete;
+    bool ready() const { return ready_; }
+
+private:
+    SDL_Window* window_ = nullptr;
+    SDL_GLContext context_ = nullptr;
+    bool ready_ = false;
+};
+
+// A ground, and a 6 x 6 grid of tilted boxes above it, in the sun.
+render::DrawList boxesOnGround() {
+    render::DrawList draw;
+    const glm::vec4 grey(0.6f, 0.6f, 0.6f, 1.0f), orange(0.9f, 0.5f, 0.3f, 1.0f);
+    const glm::quat upright(1.0f, 0.0f, 0.0f, 0.0f);
+    draw.boxes.push_back(render::Instance::make(glm::vec3(0.0f, -0.5f, 0.0f), upright,
+                                                glm::vec3(20.0f, 0.5f, 20.0f), grey, render::Highlight::None, true));
+    for (int i = 0; i < 36; ++i) {
+        const float column = float(i % 6), row = float(i / 6);
+        const glm::vec3 position(-5.0f + 2.0f * column, 0.6f + 0.3f * float(i % 3), -5.0f + 2.0f * row);
+        const glm::quat tilt = glm::angleAxis(0.2f * float(i), glm::normalize(glm::vec3(1.0f, 2.0f, 0.5f)));
+        draw.boxes.push_back(render::Instance::make(position, tilt, glm::vec3(0.5f), orange));
+    }
+    return draw;
+}
+
+std::vector<unsigned char> renderedPixels(render::Renderer& renderer, const render::DrawList& draw) {
+    render::OrbitCamera camera;
+    camera.frame(glm::vec3(0.0f), 9.0f, float(kWidth) / float(kHeight));
+    render::RenderOptions options;
+    options.shadowLower = glm::vec3(-6.0f, 0.0f, -6.0f);
+    options.shadowUpper = glm::vec3(6.0f, 2.0f, 6.0f);
+    renderer.render(camera, kWidth, kHeight, draw, render::DebugDraw{}, options);
+    std::vector<unsigned char> pixels(size_t(kWidth) * kHeight * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, kWidth, kHeight, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    return pixels;
+}
+
+size_t differingBytes(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b) {
+    size_t count = 0;
+    for (size_t i = 0; i < a.size(); ++i) count += a[i] != b[i];
+    return count;
+}
+
+TEST(Renderer, ShadowMapDrawnAgainWhereCastersMovedMatchesAWholeNewMap) {
+    HiddenGlWindow window;
+    if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
+    app::DataPaths paths;
+    ASSERT_EQ(app::findDataPaths("/nonexistent/bin", paths), "");  // the source tree's shaders
+    render::Renderer partial, whole;
+    std::string error;
+    ASSERT_TRUE(partial.init(paths.shaders, error)) << error;
+    ASSERT_TRUE(whole.init(paths.shaders, error)) << error;
+
+    const render::DrawList before = boxesOnGround();
+    render::DrawList after = before;
+    // Two boxes move by a metre and turn: the map changes around their old and new places only.
+    for (size_t i : {8u, 23u}) {
+        after.boxes[i].positionHighlight += glm::vec4(1.0f, 0.4f, -0.7f, 0.0f);
+        after.boxes[i].orientation = glm::vec4(0.0f, 0.38268343f, 0.0f, 0.92387953f);
+    }
+    const std::vector<unsigned char> first = renderedPixels(partial, before);
+    const std::vector<unsigned char> drawnAgain = renderedPixels(partial, after);
+    const std::vector<unsigned char> drawnWhole = renderedPixels(whole, after);
+    // The picture changed where the boxes and their shadows moved...
+    EXPECT_GT(differingBytes(first, drawnWhole), 1000u);
+    // ...and the partly drawn map gives exactly the picture of a whole new one.
+    EXPECT_EQ(differingBytes(drawnAgain, drawnWhole), 0u);
+}
+
+}  // namespace
+}  // namespace impulse
