@@ -323,7 +323,7 @@ int App::run() {
         buildDrawList(alpha);
         buildDebugLayer();
         const render::RenderOptions options = renderOptions();
-        physicsJob_.start([this, frameSeconds, &times] { times.physics = simulate(frameSeconds); });
+        physicsJob_.start([this, frameSeconds] { physicsMs_ = simulate(frameSeconds); });
         // The times below include the rasteriser's work: a fence marks the end of the 3D
         // pass and glFinish the end of the panels. The panels are submitted before the
         // wait for the fence, so that this CPU work overlaps the rasterisation of the 3D
@@ -339,6 +339,7 @@ int App::run() {
         const Uint64 t2 = SDL_GetPerformanceCounter();
         physicsJob_.wait();
         const Uint64 physicsDone = SDL_GetPerformanceCounter();
+        times.physics = physicsMs_;
 
         ++frame;
         const bool lastFrame = options_.frames >= 0 && frame >= options_.frames;

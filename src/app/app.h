@@ -119,7 +119,9 @@ private:
     int spawnCount_ = 0;
     int screenshotCount_ = 0;
 
-    // Steps the world while the main thread draws; last, so that it stops first.
+    double physicsMs_ = 0.0;  // written by physicsJob_: simulate()'s time
+    // Steps the world while the main thread draws; last, so that it stops first, before
+    // any member its job uses (should the frame throw while it runs).
     BackgroundJob physicsJob_;
 };
 
