@@ -570,29 +570,24 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         glBindBuffer(GL_ARRAY_BUFFER, pointVbo_);
         glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(debug.points.size() * sizeof(DebugPoint)),
                      debug.points.data(), GL_STREAM_DRAW);
-        const int passes = options.debugXray ? 2 : 1;
-        for (int pass = 0; pass < passes; ++pass) {
-            const float alpha = pass == 0 ? 1.0f : 0.3f;
-            const auto drawLayer = [&] {
-                line_.use();
-                line_.set("uViewProj", viewProj);
-                line_.set("uAlpha", alpha);
-                glBindVertexArray(lineVao_);
-                glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(debug.lines.size()));
-                point_.use();
-                point_.set("uViewProj", viewProj);
-                point_.set("uAlpha", alpha);
-                glBindVertexArray(pointVao_);
-                glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(debug.points.size()));
-            };
-            if (pass == 0) {
-                drawLayer();
-                continue;
-            }
-            // Only the hidden parts, so the visible ones stay crisp; and not under the panels,
-            // whose depth 0 this test passes and whose background is already there.
+        const auto drawLayer = [&](float alpha) {
+            line_.use();
+            line_.set("uViewProj", viewProj);
+            line_.set("uAlpha", alpha);
+            glBindVertexArray(lineVao_);
+            glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(debug.lines.size()));
+            point_.use();
+            point_.set("uViewProj", viewProj);
+            point_.set("uAlpha", alpha);
+            glBindVertexArray(pointVao_);
+            glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(debug.points.size()));
+        };
+        drawLayer(1.0f);
+        if (options.debugXray) {
+            // Faintly, only the hidden parts, so the visible ones stay crisp; and not under the
+            // panels, whose depth 0 this test passes and whose background is already there.
             glDepthFunc(GL_GREATER);
-            inVisibleRects(drawLayer);
+            inVisibleRects([&] { drawLayer(0.3f); });
         }
         glDepthFunc(GL_LESS);
         glDisable(GL_PROGRAM_POINT_SIZE);
