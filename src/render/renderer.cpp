@@ -63,6 +63,16 @@ void buildSphere(std::vector<float>& v, std::vector<unsigned>& idx, int stacks, 
     }
 }
 
+// The shadow map is drawn again by tiles of this many texels a side where casters
+// moved (a pile1000 box covers about 40), in at most this many rectangles.
+constexpr int kShadowTileTexels = 16;
+constexpr size_t kMaxShadowRects = 24;
+
+// Bodies hidden behind static boxes are looked for behind the faces of at most this
+// many of them (the largest), with this margin (m) to the faces' edges and planes.
+constexpr size_t kMaxOccluders = 8;
+constexpr float kOcclusionMargin = 0.01f;
+
 // Spheres smaller than this on screen (radius, pixels) use the coarse mesh.
 constexpr float kFineSpherePixels = 24.0f;
 
@@ -120,17 +130,140 @@ std::vector<glm::ivec4> uncoveredRects(int w, int h, const std::vector<glm::ivec
     return out;
 }
 
+// A face of a static box that looks toward the eye: bodies wholly behind it are hidden.
+struct OccludingFace {
+    glm::vec3 normal;  // unit, outward
+    float plane;       // dot(normal, x) on the face
+    float eyeHeight;   // the eye's distance in front of the face's plane
+    glm::vec3 centre;
+    glm::vec3 axes[2];  // unit, along the face
+    glm::vec2 reach;    // half sizes along `axes`, less the margin
+};
+
+// The faces of `box` that look toward `eye`, with `margin` metres off their edges.
+void addOccludingFaces(const Instance& box, const glm::vec3& eye, float margin,
+                       std::vector<OccludingFace>& out) {
+    const glm::vec4 q = box.orientation;
+    const glm::mat3 axes = glm::mat3_cast(glm::quat(q.w, q.x, q.y, q.z));
+    const glm::vec3 half(box.halfSizeFlags), centre(box.positionHighlight);
+    for (int axis = 0; axis < 3; ++axis) {
+        for (const float side : {-1.0f, 1.0f}) {
+            OccludingFace f;
+            f.normal = side * axes[axis];
+            f.plane = glm::dot(f.normal, centre) + half[axis];
+            f.eyeHeight = glm::dot(f.normal, eye) - f.plane;
+            if (f.eyeHeight <= margin) continue;  // seen edge-on or from behind
+            f.centre = centre + f.normal * half[axis];
+            const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+            f.axes[0] = axes[a];
+            f.axes[1] = axes[b];
+            f.reach = glm::vec2(half[a], half[b]) - margin;
+            if (f.reach.x > 0.0f && f.reach.y > 0.0f) out.push_back(f);
+        }
+    }
+}
+
+// The faces looking toward `eye` of the largest `statics` (boxes drawn every frame).
+std::vector<OccludingFace> occludingFaces(std::vector<const Instance*> statics, const glm::vec3& eye) {
+    if (statics.size() > kMaxOccluders) {
+        const auto largerFace = [](const Instance* a, const Instance* b) {
+            const glm::vec3 ha(a->halfSizeFlags), hb(b->halfSizeFlags);
+            return std::max({ha.x * ha.y, ha.y * ha.z, ha.z * ha.x}) >
+                   std::max({hb.x * hb.y, hb.y * hb.z, hb.z * hb.x});
+        };
+        std::partial_sort(statics.begin(), statics.begin() + kMaxOccluders, statics.end(), largerFace);
+        statics.resize(kMaxOccluders);
+    }
+    std::vector<OccludingFace> faces;
+    for (const Instance* box : statics) addOccludingFaces(*box, eye, kOcclusionMargin, faces);
+    return faces;
+}
+
+// Whether the box `inst` (a sphere: the cube around it) lies wholly behind one of
+// `faces` as seen from `eye` (looking along `forward`): at least `margin` behind the
+// face's plane, with every corner's line of sight crossing the face's rectangle at
+// least `nearest` metres in front of the eye (where the near plane has not cut the face
+// away). The face is convex, so then it covers the whole box on screen, nearer: every
+// pixel of the box would fail the depth test.
+bool hiddenBehind(const Instance& inst, const std::vector<OccludingFace>& faces, const glm::vec3& eye,
+                  const glm::vec3& forward, float nearest, float margin) {
+    const glm::vec3 centre(inst.positionHighlight), half(inst.halfSizeFlags);
+    const float radius = glm::length(half);
+    glm::vec3 corners[8];
+    bool cornersKnown = false;
+    for (const OccludingFace& f : faces) {
+        // Not wholly behind the face's plane?
+        if (glm::dot(f.normal, centre) - f.plane > -(radius + margin)) continue;
+        if (!cornersKnown) {
+            const glm::vec4 q = inst.orientation;
+            const glm::mat3 axes = glm::mat3_cast(glm::quat(q.w, q.x, q.y, q.z));
+            for (int c = 0; c < 8; ++c) {
+                const glm::vec3 sign((c & 1) ? 1.0f : -1.0f, (c & 2) ? 1.0f : -1.0f, (c & 4) ? 1.0f : -1.0f);
+                corners[c] = centre + axes * (sign * half);
+            }
+            cornersKnown = true;
+        }
+        bool covered = true;
+        for (int c = 0; c < 8 && covered; ++c) {
+            const float height = glm::dot(f.normal, corners[c]) - f.plane;  // < -margin, see above
+            // Where the line of sight to the corner meets the face's plane.
+            const glm::vec3 crossing = eye + (corners[c] - eye) * (f.eyeHeight / (f.eyeHeight - height));
+            const glm::vec3 offset = crossing - f.centre;
+            covered = std::fabs(glm::dot(offset, f.axes[0])) <= f.reach.x &&
+                      std::fabs(glm::dot(offset, f.axes[1])) <= f.reach.y &&
+                      glm::dot(crossing - eye, forward) >= nearest;
+        }
+        if (covered) return true;
+    }
+    return false;
+}
+
+// The dirty tiles of a tiles x tiles grid (row-major flags) as rectangles of tiles
+// (x, y, width, height): runs of dirty tiles along each row, a run merged with the same
+// run on the row below.
+void dirtyTileRects(const std::vector<char>& dirty, int tiles, std::vector<glm::ivec4>& out) {
+    out.clear();
+    size_t firstOpen = 0;  // rectangles from here on may still grow downwards
+    for (int y = 0; y < tiles; ++y) {
+        const size_t previousRowEnd = out.size();
+        for (int x = 0; x < tiles;) {
+            if (!dirty[static_cast<size_t>(y * tiles + x)]) {
+                ++x;
+                continue;
+            }
+            const int start = x;
+            while (x < tiles && dirty[static_cast<size_t>(y * tiles + x)]) ++x;
+            bool merged = false;
+            for (size_t k = firstOpen; k < previousRowEnd && !merged; ++k) {
+                glm::ivec4& r = out[k];
+                if (r.x == start && r.z == x - start && r.y + r.w == y) {
+                    ++r.w;
+                    merged = true;
+                }
+            }
+            if (!merged) out.emplace_back(start, y, x - start, 1);
+        }
+        // Rectangles that did not reach this row are finished: move them before the open ones.
+        const auto reaches = [y](const glm::ivec4& r) { return r.y + r.w == y + 1; };
+        firstOpen = static_cast<size_t>(
+            std::stable_partition(out.begin() + static_cast<std::ptrdiff_t>(firstOpen), out.end(),
+                                  [&](const glm::ivec4& r) { return !reaches(r); }) -
+            out.begin());
+    }
+}
+
 }  // namespace
 
 Renderer::Renderer() = default;
 
-glm::ivec4 Renderer::shadowTexelsToDraw(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize,
-                                        size_t boxCasters, float tolerance) {
+void Renderer::shadowTexelsToDraw(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize,
+                                  size_t boxCasters, float tolerance, std::vector<glm::ivec4>& rects) {
     // The map is kept while the light box and the casters are as they were when it
     // was drawn, up to `tolerance` metres of movement (a fraction of a texel: no visible
     // change). Compared with the drawn state, not the last frame's, so creeping motion
-    // cannot add up. Where some casters moved (a dragged body in a resting pile), only
-    // the texels their old and new poses cover are drawn again.
+    // cannot add up. Where some casters moved (a dragged body in a resting pile, the
+    // last bodies of a pile coming to rest), only the tiles their old and new poses
+    // cover are drawn again.
     const auto same = [tolerance](const Instance& a, const Instance& b) {
         if (glm::vec3(a.halfSizeFlags) != glm::vec3(b.halfSizeFlags)) return false;
         const glm::vec3 dp = glm::vec3(a.positionHighlight) - glm::vec3(b.positionHighlight);
@@ -141,7 +274,7 @@ glm::ivec4 Renderer::shadowTexelsToDraw(const DrawList& draw, const glm::mat4& l
         const float reach = glm::length(glm::vec3(a.halfSizeFlags));
         return glm::dot(dp, dp) <= tolerance * tolerance && 2.0f * glm::length(dq) * reach <= tolerance;
     };
-    const glm::ivec4 wholeMap(0, 0, mapSize, mapSize);
+    rects.clear();
     const bool sameLayout = shadowValid_ && shadowSize_ == mapSize && lightViewProj == shadowLightViewProj_ &&
                             boxCasters == shadowBoxCasters_ && draw.boxes.size() == shadowBoxes_.size() &&
                             draw.spheres.size() == shadowSpheres_.size();
@@ -151,13 +284,27 @@ glm::ivec4 Renderer::shadowTexelsToDraw(const DrawList& draw, const glm::mat4& l
         shadowBoxCasters_ = boxCasters;
         shadowBoxes_ = draw.boxes;
         shadowSpheres_ = draw.spheres;
-        return wholeMap;
+        rects.emplace_back(0, 0, mapSize, mapSize);
+        return;
     }
-    glm::vec2 lower(1e30f), upper(-1e30f);
+    const int tiles = (mapSize + kShadowTileTexels - 1) / kShadowTileTexels;
+    dirtyTiles_.assign(static_cast<size_t>(tiles * tiles), 0);
+    bool anyMoved = false;
     const auto cover = [&](const Instance& inst) {
-        const auto [footLower, footUpper] = shadowFootprint(inst, lightViewProj, mapSize);
-        lower = glm::min(lower, footLower);
-        upper = glm::max(upper, footUpper);
+        const auto [lower, upper] = shadowFootprint(inst, lightViewProj, mapSize);
+        // Two texels more on each side: rasterisation rounding and the 2x2 filter's reach.
+        // Clamped before the conversion: a body flung far away lies far outside the map.
+        const float size = static_cast<float>(mapSize);
+        const glm::ivec2 first(glm::clamp(glm::floor(lower) - 2.0f, 0.0f, size));
+        const glm::ivec2 last(glm::clamp(glm::ceil(upper) + 2.0f, 0.0f, size));
+        if (last.x <= first.x || last.y <= first.y) return;
+        const glm::ivec2 firstTile = first / kShadowTileTexels, lastTile = (last - 1) / kShadowTileTexels;
+        for (int y = firstTile.y; y <= lastTile.y; ++y) {
+            for (int x = firstTile.x; x <= lastTile.x; ++x) {
+                dirtyTiles_[static_cast<size_t>(y * tiles + x)] = 1;
+            }
+        }
+        anyMoved = true;
     };
     const auto compare = [&](const std::vector<Instance>& now, std::vector<Instance>& drawn) {
         for (size_t i = 0; i < now.size(); ++i) {
@@ -169,12 +316,23 @@ glm::ivec4 Renderer::shadowTexelsToDraw(const DrawList& draw, const glm::mat4& l
     };
     compare(draw.boxes, shadowBoxes_);
     compare(draw.spheres, shadowSpheres_);
-    if (lower.x > upper.x) return glm::ivec4(0);
-    // Two texels more on each side: rasterisation rounding and the 2x2 filter's reach.
-    const glm::ivec2 first = glm::clamp(glm::ivec2(glm::floor(lower)) - 2, 0, mapSize);
-    const glm::ivec2 last = glm::clamp(glm::ivec2(glm::ceil(upper)) + 2, 0, mapSize);
-    if (last.x <= first.x || last.y <= first.y) return glm::ivec4(0);
-    return glm::ivec4(first, last - first);
+    if (!anyMoved) return;
+    dirtyTileRects(dirtyTiles_, tiles, rects);
+    glm::ivec2 lower(tiles), upper(0);
+    for (glm::ivec4& r : rects) {
+        lower = glm::min(lower, glm::ivec2(r));
+        upper = glm::max(upper, glm::ivec2(r.x + r.z, r.y + r.w));
+        r *= kShadowTileTexels;
+    }
+    // Each rectangle costs a clear, draw calls and the vertex work of its casters: many
+    // small ones are drawn as the one rectangle around them.
+    if (rects.size() > kMaxShadowRects) {
+        rects.assign(1, glm::ivec4(lower, upper - lower) * kShadowTileTexels);
+    }
+    for (glm::ivec4& r : rects) {  // the last row and column of tiles may reach past the map
+        r.z = std::min(r.z, mapSize - r.x);
+        r.w = std::min(r.w, mapSize - r.y);
+    }
 }
 
 Renderer::~Renderer() {
@@ -321,84 +479,65 @@ void Renderer::drawInstances(Mesh& mesh, GLuint instanceBuffer, size_t first, si
     glDrawElementsInstanced(GL_TRIANGLES, mesh.indexCount, GL_UNSIGNED_INT, nullptr, static_cast<GLsizei>(count));
 }
 
+void Renderer::drawShadowRects(const std::vector<glm::ivec4>& rects, const glm::mat4& lightViewProj,
+                               size_t boxCasters) {
+    const int mapSize = shadowSize_;
+    // Only the texels that change are cleared and rasterised: the scissor drops every
+    // caster's fragments outside them.
+    glEnable(GL_SCISSOR_TEST);
+    if (rects.size() == 1 && rects[0] == glm::ivec4(0, 0, mapSize, mapSize)) {
+        glScissor(0, 0, mapSize, mapSize);
+        glClear(GL_DEPTH_BUFFER_BIT);
+        drawInstances(box_, instanceVbo_[0], 0, boxCasters);
+        drawInstances(sphereLow_, instanceVbo_[1], 0, sorted_[1].size());
+        glDisable(GL_SCISSOR_TEST);
+        return;
+    }
+    // Parts of the map: only the casters over each, so the others cost no vertex work
+    // either. All rectangles' casters go in one upload; `runs` holds where each starts.
+    const auto footprints = [&](const std::vector<Instance>& v, size_t count, std::vector<glm::vec4>& out) {
+        out.clear();
+        for (size_t i = 0; i < count; ++i) {
+            const auto [lower, upper] = shadowFootprint(v[i], lightViewProj, mapSize);
+            out.emplace_back(lower, upper);
+        }
+    };
+    footprints(sorted_[0], boxCasters, casterFootprints_[0]);
+    footprints(sorted_[1], sorted_[1].size(), casterFootprints_[1]);
+    std::vector<glm::uvec2>& runs = shadowRuns_;  // per rectangle: first box, first sphere
+    runs.clear();
+    shadowCasters_[0].clear();
+    shadowCasters_[1].clear();
+    for (const glm::ivec4& r : rects) {
+        runs.emplace_back(shadowCasters_[0].size(), shadowCasters_[1].size());
+        const glm::vec2 first(r.x, r.y), last(r.x + r.z, r.y + r.w);
+        for (int k = 0; k < 2; ++k) {
+            for (size_t i = 0; i < casterFootprints_[k].size(); ++i) {
+                const glm::vec4& f = casterFootprints_[k][i];
+                if (f.x < last.x && f.y < last.y && f.z > first.x && f.w > first.y) {
+                    shadowCasters_[k].push_back(sorted_[k][i]);
+                }
+            }
+        }
+    }
+    runs.emplace_back(shadowCasters_[0].size(), shadowCasters_[1].size());
+    upload(2, shadowCasters_[0]);
+    upload(3, shadowCasters_[1]);
+    for (size_t k = 0; k < rects.size(); ++k) {
+        const glm::ivec4& r = rects[k];
+        glScissor(r.x, r.y, r.z, r.w);
+        glClear(GL_DEPTH_BUFFER_BIT);
+        drawInstances(box_, instanceVbo_[2], runs[k].x, runs[k + 1].x - runs[k].x);
+        drawInstances(sphereLow_, instanceVbo_[3], runs[k].y, runs[k + 1].y - runs[k].y);
+    }
+    glDisable(GL_SCISSOR_TEST);
+}
+
 void Renderer::render(const OrbitCamera& camera, int width, int height, const DrawList& draw,
                       const DebugDraw& debug, const RenderOptions& options) {
     const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
     const glm::mat4 viewProj = camera.projection(aspect) * camera.view();
     const glm::vec3 eye = camera.eye();
-
-    // With the sun above, a body whose top is below every other body's bottom (the
-    // ground) shadows nothing but itself: leave it out of the shadow pass, which
-    // would otherwise rasterise the whole map for it.
-    float lowest = 1e30f, secondLowest = 1e30f;
-    for (int pass = 0; pass < 2; ++pass) {
-        for (const Instance& inst : pass == 0 ? draw.boxes : draw.spheres) {
-            float bottom, top;
-            verticalExtent(inst, pass == 1, bottom, top);
-            if (bottom < lowest) {
-                secondLowest = lowest;
-                lowest = bottom;
-            } else if (bottom < secondLowest) {
-                secondLowest = bottom;
-            }
-        }
-    }
-    for (std::vector<Instance>& g : groups_) g.clear();
-    for (const Instance& inst : draw.boxes) {
-        float bottom, top;
-        verticalExtent(inst, false, bottom, top);
-        // Compare with the lowest bottom of the *other* bodies.
-        const float othersLowest = bottom <= lowest ? secondLowest : lowest;
-        const bool receiverOnly = options.towardSun.y > 0.0f && top <= othersLowest + 1e-3f;
-        const bool grid = inst.halfSizeFlags.w > 0.5f;
-        groups_[receiverOnly ? (grid ? 2 : 3) : (grid ? 1 : 0)].push_back(inst);
-    }
-    // Near bodies first: the depth test then rejects most hidden pixels before they are
-    // shaded (early z), which is what software GL pays for. The large flat receivers
-    // come last for the same reason.
-    const auto frontToBack = [&](std::vector<Instance>& v, size_t first, size_t last) {
-        order_.clear();
-        for (size_t i = first; i < last; ++i) {
-            const glm::vec3 d = glm::vec3(v[i].positionHighlight) - eye;
-            order_.emplace_back(glm::dot(d, d), static_cast<unsigned>(i));
-        }
-        std::sort(order_.begin(), order_.end(),
-                  [](const std::pair<float, unsigned>& a, const std::pair<float, unsigned>& b) { return a.first < b.first; });
-        scratch_.clear();
-        for (const auto& o : order_) scratch_.push_back(v[o.second]);
-        std::copy(scratch_.begin(), scratch_.end(), v.begin() + static_cast<std::ptrdiff_t>(first));
-    };
-    frontToBack(groups_[0], 0, groups_[0].size());
-    size_t boxRun[5] = {0, 0, 0, 0, 0};  // start of each group in sorted_[0], and the end
-    {
-        std::vector<Instance>& out = sorted_[0];
-        out.clear();
-        for (int g = 0; g < 4; ++g) {
-            boxRun[g] = out.size();
-            out.insert(out.end(), groups_[g].begin(), groups_[g].end());
-        }
-        boxRun[4] = out.size();
-    }
-    // Spheres (always casters): far ones first with the coarse mesh, near ones after
-    // with the fine mesh; each run front to back.
-    const float pixelsPerMetre = static_cast<float>(height) / (2.0f * std::tan(camera.fovY * 0.5f));
-    size_t coarseSpheres = 0;
-    {
-        std::vector<Instance>& out = sorted_[1];
-        out.clear();
-        scratch_.clear();  // the near spheres
-        for (const Instance& inst : draw.spheres) {
-            const float distance = glm::length(glm::vec3(inst.positionHighlight) - eye);
-            const float pixels = inst.halfSizeFlags.x / std::max(distance, 1e-3f) * pixelsPerMetre;
-            (pixels < kFineSpherePixels ? out : scratch_).push_back(inst);
-        }
-        coarseSpheres = out.size();
-        out.insert(out.end(), scratch_.begin(), scratch_.end());
-        frontToBack(out, 0, coarseSpheres);
-        frontToBack(out, coarseSpheres, out.size());
-    }
-    upload(0, sorted_[0]);
-    upload(1, sorted_[1]);
 
     // Light: an orthographic box fitted to the region as the sun sees it. Casters
     // nearer the sun than the box are clamped onto its near plane (depth clamp), so
@@ -430,9 +569,125 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     const glm::vec2 mid = glm::round(glm::vec2(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y)) / texel) * texel;
     const float nearZ = std::floor(-hi.z) - 1.0f, farZ = std::ceil(-lo.z) + 2.0f;  // view space looks down -z
     const glm::mat4 lightViewProj =
-        glm::ortho(mid.x - halfSide, mid.x + halfSide, mid.y - halfSide, mid.y + halfSide, nearZ, farZ) * lightView;
+        glm::ortho(mid.x - halfSide, mid.x + halfSide, mid.y - halfSide, mid.y + halfSide, nearZ, farZ) *
+        lightView;
     // Biases in metres (one texel, four more on slopes), as depth-range fractions.
     const glm::vec2 shadowBias = glm::vec2(1.0f, 4.0f) * texel / (farZ - nearZ);
+
+    // With the sun above, a body whose top is below every other body's bottom (the
+    // ground) shadows nothing but itself: leave it out of the shadow pass, which
+    // would otherwise rasterise the whole map for it. Other bodies sinking into it by
+    // up to `sinkTolerance` do not count: what it could shadow of them lies within a
+    // texel of it along the light, where the depth bias (a texel) leaves the shadow
+    // out anyway. So a pile pressing into the ground (by up to ~3 cm in pile1000) does
+    // not make it a caster now and then, each time a whole new map.
+    const float sinkTolerance = texel * sun.y;
+    float lowest = 1e30f, secondLowest = 1e30f;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (const Instance& inst : pass == 0 ? draw.boxes : draw.spheres) {
+            float bottom, top;
+            verticalExtent(inst, pass == 1, bottom, top);
+            if (bottom < lowest) {
+                secondLowest = lowest;
+                lowest = bottom;
+            } else if (bottom < secondLowest) {
+                secondLowest = bottom;
+            }
+        }
+    }
+    for (std::vector<Instance>& g : groups_) g.clear();
+    for (const Instance& inst : draw.boxes) {
+        float bottom, top;
+        verticalExtent(inst, false, bottom, top);
+        // Compare with the lowest bottom of the *other* bodies.
+        const float othersLowest = bottom <= lowest ? secondLowest : lowest;
+        const bool receiverOnly = sun.y > 0.0f && top <= othersLowest + sinkTolerance;
+        const bool grid = inst.halfSizeFlags.w > 0.5f;
+        groups_[receiverOnly ? (grid ? 3 : 4) : (grid ? 2 : 0)].push_back(inst);
+    }
+    // Bodies wholly behind a face of a large static box (the far side of a wall) are
+    // left out of the main pass: all their pixels would fail the depth test there, yet
+    // software GL pays for rasterising them. They still cast shadows.
+    std::vector<const Instance*> statics;  // never left out themselves
+    for (int g = 2; g < 5; ++g) {
+        for (const Instance& inst : groups_[g]) {
+            if (inst.halfSizeFlags.w > 0.5f) statics.push_back(&inst);
+        }
+    }
+    const std::vector<OccludingFace> faces = occludingFaces(statics, eye);
+    const auto hidden = [&](const Instance& inst) {
+        return hiddenBehind(inst, faces, eye, camera.forward(), camera.nearPlane(), kOcclusionMargin);
+    };
+    // Moves the seen instances of v[first, last) to its front (keeping their order);
+    // returns where the hidden ones start.
+    const auto seenFirst = [&](std::vector<Instance>& v, size_t first, size_t last) {
+        const auto seen = [&](const Instance& inst) { return !hidden(inst); };
+        const auto begin = v.begin();
+        return static_cast<size_t>(std::stable_partition(begin + static_cast<std::ptrdiff_t>(first),
+                                                         begin + static_cast<std::ptrdiff_t>(last), seen) -
+                                   begin);
+    };
+    {
+        std::vector<Instance>& bodies = groups_[0];
+        const size_t seen = seenFirst(bodies, 0, bodies.size());
+        groups_[1].assign(bodies.begin() + static_cast<std::ptrdiff_t>(seen), bodies.end());
+        bodies.resize(seen);
+    }
+    // Near bodies first: the depth test then rejects most hidden pixels before they are
+    // shaded (early z), which is what software GL pays for. The large flat receivers
+    // come last for the same reason. Equal distances keep the draw list's order.
+    const auto frontToBack = [&](std::vector<Instance>& v, size_t first, size_t last) {
+        order_.clear();
+        for (size_t i = first; i < last; ++i) {
+            const glm::vec3 d = glm::vec3(v[i].positionHighlight) - eye;
+            order_.emplace_back(glm::dot(d, d), static_cast<unsigned>(i));
+        }
+        std::sort(order_.begin(), order_.end());
+        scratch_.clear();
+        for (const auto& o : order_) scratch_.push_back(v[o.second]);
+        std::copy(scratch_.begin(), scratch_.end(), v.begin() + static_cast<std::ptrdiff_t>(first));
+    };
+    frontToBack(groups_[0], 0, groups_[0].size());
+    size_t boxRun[6] = {0, 0, 0, 0, 0, 0};  // start of each group in sorted_[0], and the end
+    {
+        std::vector<Instance>& out = sorted_[0];
+        out.clear();
+        for (int g = 0; g < 5; ++g) {
+            boxRun[g] = out.size();
+            out.insert(out.end(), groups_[g].begin(), groups_[g].end());
+        }
+        boxRun[5] = out.size();
+    }
+    const size_t boxCasters = boxRun[3];
+    // Spheres (always casters): far ones first with the coarse mesh, near ones after
+    // with the fine mesh; each run front to back; the hidden ones last.
+    const float pixelsPerMetre = static_cast<float>(height) / (2.0f * std::tan(camera.fovY * 0.5f));
+    size_t coarseSpheres = 0, seenSpheres = 0;
+    {
+        std::vector<Instance>& out = sorted_[1];
+        out.clear();
+        scratch_.clear();  // the near spheres
+        for (const Instance& inst : draw.spheres) {
+            const float distance = glm::length(glm::vec3(inst.positionHighlight) - eye);
+            const float pixels = inst.halfSizeFlags.x / std::max(distance, 1e-3f) * pixelsPerMetre;
+            (pixels < kFineSpherePixels ? out : scratch_).push_back(inst);
+        }
+        coarseSpheres = out.size();
+        out.insert(out.end(), scratch_.begin(), scratch_.end());
+        // A sphere is tested as the cube around it.
+        const size_t coarseSeen = seenFirst(out, 0, coarseSpheres);
+        const size_t fineSeen = seenFirst(out, coarseSpheres, out.size());
+        // Hidden coarse spheres sit between the two seen runs: move the seen fine ones down.
+        std::rotate(out.begin() + static_cast<std::ptrdiff_t>(coarseSeen),
+                    out.begin() + static_cast<std::ptrdiff_t>(coarseSpheres),
+                    out.begin() + static_cast<std::ptrdiff_t>(fineSeen));
+        seenSpheres = coarseSeen + (fineSeen - coarseSpheres);
+        coarseSpheres = coarseSeen;
+        frontToBack(out, 0, coarseSpheres);
+        frontToBack(out, coarseSpheres, seenSpheres);
+    }
+    upload(0, sorted_[0]);
+    upload(1, sorted_[1]);
 
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
@@ -441,49 +696,21 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     glCullFace(GL_BACK);
     glFrontFace(GL_CCW);
 
-    if (options.shadows) ensureShadowMap(mapSize);
-    const glm::ivec4 redraw = options.shadows
-                                  ? shadowTexelsToDraw(draw, lightViewProj, mapSize, boxRun[2], 0.25f * texel)
-                                  : glm::ivec4(0);
-    if (redraw.z > 0) {
+    if (options.shadows) {
+        ensureShadowMap(mapSize);
+        shadowTexelsToDraw(draw, lightViewProj, mapSize, boxCasters, 0.25f * texel, shadowRects_);
+    }
+    if (options.shadows && !shadowRects_.empty()) {
         glBindFramebuffer(GL_FRAMEBUFFER, shadowFbo_);
         glViewport(0, 0, shadowSize_, shadowSize_);
-        // Only the texels that change are cleared and rasterised: the scissor drops
-        // every caster's fragments outside them.
-        glEnable(GL_SCISSOR_TEST);
-        glScissor(redraw.x, redraw.y, redraw.z, redraw.w);
-        glClear(GL_DEPTH_BUFFER_BIT);
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(2.0f, 4.0f);
         glEnable(GL_DEPTH_CLAMP);
         shadow_.use();
         shadow_.set("uLightViewProj", lightViewProj);
-        if (redraw == glm::ivec4(0, 0, mapSize, mapSize)) {
-            drawInstances(box_, instanceVbo_[0], 0, boxRun[2]);
-            drawInstances(sphereLow_, instanceVbo_[1], 0, sorted_[1].size());
-        } else {
-            // Part of the map: only the casters over it, so the others cost no vertex
-            // work either.
-            const glm::vec2 first(redraw.x, redraw.y), last(redraw.x + redraw.z, redraw.y + redraw.w);
-            const auto casters = [&](const Instance* begin, const Instance* end, std::vector<Instance>& out) {
-                out.clear();
-                for (const Instance* inst = begin; inst != end; ++inst) {
-                    const auto [lower, upper] = shadowFootprint(*inst, lightViewProj, mapSize);
-                    if (glm::all(glm::lessThan(lower, last)) && glm::all(glm::greaterThan(upper, first))) {
-                        out.push_back(*inst);
-                    }
-                }
-            };
-            casters(sorted_[0].data(), sorted_[0].data() + boxRun[2], shadowCasters_[0]);
-            casters(sorted_[1].data(), sorted_[1].data() + sorted_[1].size(), shadowCasters_[1]);
-            upload(2, shadowCasters_[0]);
-            upload(3, shadowCasters_[1]);
-            drawInstances(box_, instanceVbo_[2], 0, shadowCasters_[0].size());
-            drawInstances(sphereLow_, instanceVbo_[3], 0, shadowCasters_[1].size());
-        }
+        drawShadowRects(shadowRects_, lightViewProj, boxCasters);
         glDisable(GL_DEPTH_CLAMP);
         glDisable(GL_POLYGON_OFFSET_FILL);
-        glDisable(GL_SCISSOR_TEST);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
 
@@ -533,20 +760,20 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         p->set("uShadowBias", shadowBias);
         p->set("uShadowMap", 0);
         if (p == &litBox_) {
-            drawInstances(box_, instanceVbo_[0], boxRun[0], boxRun[1] - boxRun[0]);  // bodies
+            drawInstances(box_, instanceVbo_[0], boxRun[0], boxRun[1] - boxRun[0]);  // bodies seen
         } else if (p == &litGrid_) {
             // Static casters.
-            inVisibleRects([&] { drawInstances(box_, instanceVbo_[0], boxRun[1], boxRun[2] - boxRun[1]); });
+            inVisibleRects([&] { drawInstances(box_, instanceVbo_[0], boxRun[2], boxRun[3] - boxRun[2]); });
         } else {
             drawInstances(sphereLow_, instanceVbo_[1], 0, coarseSpheres);
-            drawInstances(sphereHigh_, instanceVbo_[1], coarseSpheres, sorted_[1].size() - coarseSpheres);
+            drawInstances(sphereHigh_, instanceVbo_[1], coarseSpheres, seenSpheres - coarseSpheres);
         }
     }
     // Receivers last: the ground is mostly hidden behind everything else.
     litGrid_.use();
-    inVisibleRects([&] { drawInstances(box_, instanceVbo_[0], boxRun[2], boxRun[3] - boxRun[2]); });
-    litBox_.use();
     inVisibleRects([&] { drawInstances(box_, instanceVbo_[0], boxRun[3], boxRun[4] - boxRun[3]); });
+    litBox_.use();
+    inVisibleRects([&] { drawInstances(box_, instanceVbo_[0], boxRun[4], boxRun[5] - boxRun[4]); });
     glBindTexture(GL_TEXTURE_2D, 0);
     glDisable(GL_CULL_FACE);
 

@@ -79,25 +79,33 @@ private:
     };
     void createMesh(Mesh& mesh, const std::vector<float>& vertices, const std::vector<unsigned>& indices);
     void ensureShadowMap(int size);
-    /// The texels of the shadow map to draw again (x, y, width, height; width 0: none).
-    glm::ivec4 shadowTexelsToDraw(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize,
-                                  size_t boxCasters, float tolerance);
+    /// The rectangles of shadow-map texels to draw again (x, y, width, height; none: the map holds).
+    void shadowTexelsToDraw(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize,
+                            size_t boxCasters, float tolerance, std::vector<glm::ivec4>& rects);
+    /// Clears and draws the shadow casters in `rects` of the map (bound, with its state set).
+    void drawShadowRects(const std::vector<glm::ivec4>& rects, const glm::mat4& lightViewProj,
+                         size_t boxCasters);
     void upload(int k, const std::vector<Instance>& instances);
     void drawInstances(Mesh& mesh, GLuint instanceBuffer, size_t first, size_t count);
 
     // Lit variants of one shader source (see lit.frag): spheres, boxes, boxes with the grid.
     ShaderProgram litSphere_, litBox_, litGrid_, shadow_, line_, point_, sky_;
-    // Boxes in four runs: casters without / with grid, then receivers with / without
-    // grid (casters form a prefix for the shadow pass, grid boxes one range for the
-    // grid program). Spheres: coarse mesh first, then fine.
+    // Boxes in five runs: casters without grid (seen, then hidden behind a static box),
+    // casters with grid, then receivers with / without grid (casters form a prefix for
+    // the shadow pass, grid boxes one range for the grid program). Spheres: seen with the
+    // coarse mesh, with the fine mesh, then hidden.
     std::vector<Instance> sorted_[2];
-    std::vector<Instance> groups_[4];
+    std::vector<Instance> groups_[5];
     std::vector<std::pair<float, unsigned>> order_;  // (distance, index) for front-to-back order
     std::vector<Instance> scratch_;
     Mesh box_, sphereHigh_, sphereLow_;
     GLuint instanceVbo_[4] = {0, 0, 0, 0};  // boxes, spheres, and their casters of a partial shadow pass
     size_t instanceCapacity_[4] = {0, 0, 0, 0};  // in instances
-    std::vector<Instance> shadowCasters_[2];      // boxes, spheres over the part of the map drawn again
+    std::vector<Instance> shadowCasters_[2];      // boxes, spheres over each rectangle of the map drawn again
+    std::vector<glm::ivec4> shadowRects_;         // of the map, to draw again this frame
+    std::vector<glm::vec4> casterFootprints_[2];  // boxes, spheres: shadow-map texels (lower, upper corner)
+    std::vector<glm::uvec2> shadowRuns_;          // per rectangle: its first box and sphere in shadowCasters_
+    std::vector<char> dirtyTiles_;                // shadow-map tiles (row-major) where casters moved
     GLuint lineVao_ = 0, lineVbo_ = 0, pointVao_ = 0, pointVbo_ = 0, emptyVao_ = 0;
     GLuint shadowFbo_ = 0, shadowTex_ = 0;
     int shadowSize_ = 0;
