@@ -76,13 +76,18 @@ constexpr float kOcclusionMargin = 0.01f;
 // Spheres smaller than this on screen (radius, pixels) use the coarse mesh.
 constexpr float kFineSpherePixels = 24.0f;
 
+// The instance's body axes in the world: the columns of its rotation.
+glm::mat3 instanceAxes(const Instance& inst) {
+    const glm::vec4& q = inst.orientation;
+    return glm::mat3_cast(glm::quat(q.w, q.x, q.y, q.z));
+}
+
 // Lowest and highest world y of an instance (box corners or sphere).
 void verticalExtent(const Instance& inst, bool sphere, float& bottom, float& top) {
     const glm::vec3 h(inst.halfSizeFlags);
     float reach = h.y;
     if (!sphere) {
-        const glm::quat q(inst.orientation.w, inst.orientation.x, inst.orientation.y, inst.orientation.z);
-        const glm::mat3 r = glm::mat3_cast(q);
+        const glm::mat3 r = instanceAxes(inst);
         // |R|^T row y times the half extents: the box's half height in world space.
         reach = std::fabs(r[0].y) * h.x + std::fabs(r[1].y) * h.y + std::fabs(r[2].y) * h.z;
     }
@@ -143,8 +148,7 @@ struct OccludingFace {
 // The faces of `box` that look toward `eye`, with `margin` metres off their edges.
 void addOccludingFaces(const Instance& box, const glm::vec3& eye, float margin,
                        std::vector<OccludingFace>& out) {
-    const glm::vec4 q = box.orientation;
-    const glm::mat3 axes = glm::mat3_cast(glm::quat(q.w, q.x, q.y, q.z));
+    const glm::mat3 axes = instanceAxes(box);
     const glm::vec3 half(box.halfSizeFlags), centre(box.positionHighlight);
     for (int axis = 0; axis < 3; ++axis) {
         for (const float side : {-1.0f, 1.0f}) {
@@ -195,8 +199,7 @@ bool hiddenBehind(const Instance& inst, const std::vector<OccludingFace>& faces,
         // Not wholly behind the face's plane?
         if (glm::dot(f.normal, centre) - f.plane > -(radius + margin)) continue;
         if (!cornersKnown) {
-            const glm::vec4 q = inst.orientation;
-            const glm::mat3 axes = glm::mat3_cast(glm::quat(q.w, q.x, q.y, q.z));
+            const glm::mat3 axes = instanceAxes(inst);
             for (int c = 0; c < 8; ++c) {
                 const glm::vec3 sign((c & 1) ? 1.0f : -1.0f, (c & 2) ? 1.0f : -1.0f, (c & 4) ? 1.0f : -1.0f);
                 corners[c] = centre + axes * (sign * half);
