@@ -550,8 +550,9 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
         ImGui::SetTooltip("The steps run on a thread of their own while the frame is drawn;\n"
                           "'waited' is what the frame still waited for them after its GL work.");
     }
-    ImGui::Text("bodies %d  pairs %d  manifolds %d  pts %d", world.bodyCount(), st.candidatePairs, st.manifolds,
-                st.contactPoints);
+    // Two lines: with a thousand bodies one line was wider than the panel.
+    ImGui::Text("bodies %d  pairs %d", world.bodyCount(), st.candidatePairs);
+    ImGui::Text("manifolds %d  contact points %d", st.manifolds, st.contactPoints);
     ImGui::Text("E = KE %.2f + PE %.2f = %.2f J", static_cast<double>(s.kinetic), static_cast<double>(s.potential),
                 static_cast<double>(s.total));
     ImGui::Text("|p| %.3f kg m/s  |L| %.3f kg m^2/s", static_cast<double>(s.linearMomentum),
