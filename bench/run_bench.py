@@ -141,11 +141,12 @@ def stability(summary, facts):
     }
 
 
-def run_once(binary, scene_path, steps):
+def run_once(binary, scene_path, steps, extra_args=()):
     """Runs one simulation; returns (summary, cpu/wall, cpu seconds)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.monotonic()
-        process = subprocess.Popen([binary, scene_path, "--steps", str(steps), "--summary"], stdout=out, stderr=err)
+        command = [binary, scene_path, "--steps", str(steps), "--summary", *extra_args]
+        process = subprocess.Popen(command, stdout=out, stderr=err)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.monotonic() - start
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -261,6 +262,8 @@ def main():
     parser.add_argument("--baseline", help="a second impulse-sim to compare with (e.g. an earlier commit)")
     parser.add_argument("--baseline-label", default="baseline", help="its name in the report (e.g. a commit)")
     parser.add_argument("--bullet", help="bullet-sim (bench/bullet) to run the same scenes through Bullet")
+    parser.add_argument("--threads", type=int,
+                        help="also run ours with --threads N (N >= 2) and report the speed-up over one thread")
     parser.add_argument("--machine", default=platform.node(), help="machine name for the report (default: hostname)")
     parser.add_argument("--runs", type=int, default=5, help="runs per scene (default 5)")
     parser.add_argument("--big-runs", type=int, default=3, help="runs of pile4000/pile16000 (default 3)")
@@ -285,12 +288,17 @@ def main():
             if unknown:
                 parser.error("unknown scene(s): " + ", ".join(sorted(unknown)))
             scenes = [s for s in SCENES if s[0] in wanted]
-    engines = [("ours", args.sim)]
+    if args.threads is not None and args.threads < 2:
+        parser.error("--threads: N must be at least 2 (one thread is what 'ours' runs)")
+    # (name, binary, extra arguments)
+    engines = [("ours", args.sim, ())]
+    if args.threads:
+        engines.append(("threads", args.sim, ("--threads", str(args.threads))))
     if args.baseline:
-        engines.append(("base", args.baseline))
+        engines.append(("base", args.baseline, ()))
     if args.bullet:
-        engines.append(("bullet", args.bullet))
-    for _, binary in engines:
+        engines.append(("bullet", args.bullet, ()))
+    for _, binary, _ in engines:
         if not os.access(binary, os.X_OK):
             parser.error("not an executable: %s (build it first)" % binary)
 
@@ -298,13 +306,14 @@ def main():
     commit, dirty = git_info()  # before the runs: the tree may change while they go on
     load_start = wait_for_quiet(args.max_load, args.wait_load)
     started = datetime.datetime.now().astimezone()
-    results = {(engine, s[0]): [] for engine, _ in engines for s in scenes}
+    results = {(engine, s[0]): [] for engine, _, _ in engines for s in scenes}
     max_runs = max(runs, big_runs)
     # CPU time of loading, building and summarising each scene: subtracted from the runs'.
     setup_cpu = {}
     for _, file in {(s[1], s[1]) for s in scenes}:
-        for engine, binary in engines:
-            setup_cpu[(engine, file)] = min(run_once(binary, os.path.join(SCENE_DIR, file), 0)[2] for _ in range(2))
+        for engine, binary, extra in engines:
+            setup_cpu[(engine, file)] = min(
+                run_once(binary, os.path.join(SCENE_DIR, file), 0, extra)[2] for _ in range(2))
     loads = [load_start]
     for r in range(max_runs):
         if r > 0:
@@ -313,8 +322,8 @@ def main():
         for name, file, steps, _ in scenes:
             if r >= (big_runs if name in BIG else runs):
                 continue
-            for engine, binary in engines:
-                summary, cpu, cpu_seconds = run_once(binary, os.path.join(SCENE_DIR, file), steps)
+            for engine, binary, extra in engines:
+                summary, cpu, cpu_seconds = run_once(binary, os.path.join(SCENE_DIR, file), steps, extra)
                 st = summary["step_time_ms"]
                 cpu_ms = 1000.0 * max(0.0, cpu_seconds - setup_cpu[(engine, file)]) / steps if steps else 0.0
                 results[(engine, name)].append({"median": st["median"], "p95": st["p95"], "cpu": cpu,
@@ -351,6 +360,8 @@ def main():
         add("- Bullet: `%s` (bench/bullet/bullet_sim.cpp: btDiscreteDynamicsWorld, one thread, same dt, "
             "iterations, friction/restitution rules, no sleeping, Bullet's default of 1 friction direction per point)" % (
                 os.path.relpath(os.path.abspath(args.bullet), ROOT)))
+    if args.threads:
+        add("- ours, %d threads: the same impulse-sim with `--threads %d`" % (args.threads, args.threads))
     add("- 1-minute load average: %.2f at start, %s before later rounds, %.2f at the end "
         "(the benchmark itself adds about 1; waited for <= %.1f at start, <= %.1f between rounds)" % (
             load_start, ", ".join("%.2f" % x for x in loads[1:]) or "-", load_end, args.max_load,
@@ -431,6 +442,22 @@ def main():
             "%s/%s" % k for k in nondeterministic))
         add("")
 
+    if args.threads:
+        add("## Second core (ours, %d threads)" % args.threads)
+        add("")
+        add("The same binary with `--threads %d`: the sub-steps' sweeps shared among the threads. The final "
+            "states are compared with one thread's, which they must equal bit for bit." % args.threads)
+        add("")
+        add("| scene | 1 thread median | %d threads median | speed-up | cpu/wall | same final state |" % args.threads)
+        add("|---|---:|---:|---:|---:|---|")
+        for name, _, _, _ in scenes:
+            one, many = agg[("ours", name)], agg[("threads", name)]
+            same = one["stability"]["state"] == many["stability"]["state"]
+            add("| %s | %s | %s | %.2fx | %.2f | %s |" % (
+                name, fmt_ms(one["median"]), fmt_ms(many["median"]), one["median"] / many["median"], many["cpu"],
+                "yes" if same else "**no**"))
+        add("")
+
     scaling = [n for n in SCALING if n in steps_of]
     if len(scaling) >= 2:
         add("## Scaling (pile series, %d steps each)" % steps_of[scaling[0]])
@@ -438,15 +465,16 @@ def main():
         add("Per-body cost = median step time / dynamic bodies (and mean CPU time per step / dynamic "
             "bodies, less sensitive to a busy machine). Goal: 16k/1k within 1.3x.")
         add("")
-        labels = {"ours": "ours", "base": base_label, "bullet": "Bullet"}
+        labels = {"ours": "ours", "threads": "ours, %s threads" % args.threads, "base": base_label, "bullet": "Bullet"}
         add("| scene | dynamic bodies |" + "".join(
-            " %s median ms | us/body | vs 1k | cpu us/body | vs 1k | contacts/body |" % labels[e] for e, _ in engines))
+            " %s median ms | us/body | vs 1k | cpu us/body | vs 1k | contacts/body |" % labels[e]
+            for e, _, _ in engines))
         add("|---|---:|" + "---:|---:|---:|---:|---:|---:|" * len(engines))
         base = {}
         for name in scaling:
             n = len(facts[name]["dynamic"])
             row = "| %s | %d |" % (name, n)
-            for engine in [e for e, _ in engines]:
+            for engine in [e for e, _, _ in engines]:
                 per_body = 1000.0 * agg[(engine, name)]["median"] / n
                 cpu_per_body = 1000.0 * agg[(engine, name)]["cpu_ms"] / n
                 base.setdefault(engine, (per_body, cpu_per_body))
