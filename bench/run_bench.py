@@ -263,7 +263,7 @@ def main():
     parser.add_argument("--baseline-label", default="baseline", help="its name in the report (e.g. a commit)")
     parser.add_argument("--bullet", help="bullet-sim (bench/bullet) to run the same scenes through Bullet")
     parser.add_argument("--threads", type=int,
-                        help="also run ours with --threads N (N >= 2) and report the speed-up over one thread")
+                        help="also run ours with --threads N (N >= 2); reports the speed-up over one thread")
     parser.add_argument("--machine", default=platform.node(), help="machine name for the report (default: hostname)")
     parser.add_argument("--runs", type=int, default=5, help="runs per scene (default 5)")
     parser.add_argument("--big-runs", type=int, default=3, help="runs of pile4000/pile16000 (default 3)")
@@ -448,14 +448,15 @@ def main():
         add("The same binary with `--threads %d`: the sub-steps' sweeps shared among the threads. The final "
             "states are compared with one thread's, which they must equal bit for bit." % args.threads)
         add("")
-        add("| scene | 1 thread median | %d threads median | speed-up | cpu/wall | same final state |" % args.threads)
+        add("| scene | 1 thread median | %d threads median | speed-up | cpu/wall | same final state |"
+            % args.threads)
         add("|---|---:|---:|---:|---:|---|")
         for name, _, _, _ in scenes:
             one, many = agg[("ours", name)], agg[("threads", name)]
             same = one["stability"]["state"] == many["stability"]["state"]
             add("| %s | %s | %s | %.2fx | %.2f | %s |" % (
-                name, fmt_ms(one["median"]), fmt_ms(many["median"]), one["median"] / many["median"], many["cpu"],
-                "yes" if same else "**no**"))
+                name, fmt_ms(one["median"]), fmt_ms(many["median"]), one["median"] / many["median"],
+                many["cpu"], "yes" if same else "**no**"))
         add("")
 
     scaling = [n for n in SCALING if n in steps_of]
@@ -465,7 +466,8 @@ def main():
         add("Per-body cost = median step time / dynamic bodies (and mean CPU time per step / dynamic "
             "bodies, less sensitive to a busy machine). Goal: 16k/1k within 1.3x.")
         add("")
-        labels = {"ours": "ours", "threads": "ours, %s threads" % args.threads, "base": base_label, "bullet": "Bullet"}
+        labels = {"ours": "ours", "threads": "ours, %s threads" % args.threads, "base": base_label,
+                  "bullet": "Bullet"}
         add("| scene | dynamic bodies |" + "".join(
             " %s median ms | us/body | vs 1k | cpu us/body | vs 1k | contacts/body |" % labels[e]
             for e, _, _ in engines))
