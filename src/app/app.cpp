@@ -323,7 +323,8 @@ int App::run() {
         buildDrawList(alpha);
         buildDebugLayer();
         const render::RenderOptions options = renderOptions();
-        physicsJob_.start([this, frameSeconds] { physicsMs_ = simulate(frameSeconds); });
+        const bool physicsOnJob = physicsPlacement_.onBackground();
+        if (physicsOnJob) physicsJob_.start([this, frameSeconds] { physicsMs_ = simulate(frameSeconds); });
         // The times below include the rasteriser's work: a fence marks the end of the 3D
         // pass and glFinish the end of the panels. The panels are submitted before the
         // wait for the fence, so that this CPU work overlaps the rasterisation of the 3D
@@ -337,9 +338,15 @@ int App::run() {
         const Uint64 t1 = SDL_GetPerformanceCounter();
         glFinish();
         const Uint64 t2 = SDL_GetPerformanceCounter();
-        physicsJob_.wait();
+        if (physicsOnJob) {
+            physicsJob_.wait();
+        } else {
+            physicsMs_ = simulate(frameSeconds);
+        }
         const Uint64 physicsDone = SDL_GetPerformanceCounter();
         times.physics = physicsMs_;
+        physicsPlacement_.record(physicsJob_.lastWaitMs(), physicsJob_.lastWaitCpuMs());
+        frameInfo_.physicsOnMainThread = !physicsOnJob;
 
         ++frame;
         const bool lastFrame = options_.frames >= 0 && frame >= options_.frames;

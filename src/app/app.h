@@ -120,6 +120,7 @@ private:
     int screenshotCount_ = 0;
 
     double physicsMs_ = 0.0;  // written by physicsJob_: simulate()'s time
+    JobPlacement physicsPlacement_;  // on physicsJob_, or on this thread while that one is starved
     // Steps the world while the main thread draws; last, so that it stops first, before
     // any member its job uses (should the frame throw while it runs).
     BackgroundJob physicsJob_;

@@ -4,8 +4,14 @@
 // step takes that core. At the lowest priority it never slows the rasteriser's
 // threads down; whatever of it is left when they are done runs then, as it
 // would have on the main thread.
+//
+// Linux's nice counts only within a scheduling group (an autogroup: one per
+// terminal session). A busy process started from the same session, say a build,
+// then leaves the job next to nothing: frames of pile1000 went from 20 to 900 ms.
+// JobPlacement notices that and has the caller run the job itself for a while.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -14,7 +20,9 @@
 #include <utility>
 
 #ifdef __linux__
+#include <pthread.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 #endif
 
@@ -46,10 +54,21 @@ public:
 
     /// Blocks until the started job is done; rethrows what it threw.
     void wait() {
+        const auto waitStart = std::chrono::steady_clock::now();
+        const double cpuStart = threadCpuMs();
         std::unique_lock<std::mutex> lock(mutex_);
         changed_.wait(lock, [this] { return !pending_; });
+        const double cpuEnd = threadCpuMs();
+        const auto waited = std::chrono::steady_clock::now() - waitStart;
+        lastWaitMs_ = std::chrono::duration<double, std::milli>(waited).count();
+        lastWaitCpuMs_ = cpuStart >= 0.0 && cpuEnd >= 0.0 ? cpuEnd - cpuStart : lastWaitMs_;
         if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
     }
+
+    /// How long the last wait() took, and how much of that the job's thread spent on
+    /// a CPU (ms; all of it where the thread's CPU clock cannot be read).
+    double lastWaitMs() const { return lastWaitMs_; }
+    double lastWaitCpuMs() const { return lastWaitCpuMs_; }
 
 private:
     void serve() {
@@ -76,13 +95,58 @@ private:
         }
     }
 
+    // The job thread's CPU time, ms; negative where it cannot be read.
+    double threadCpuMs() {
+#ifdef __linux__
+        clockid_t clock{};
+        timespec t{};
+        if (pthread_getcpuclockid(thread_.native_handle(), &clock) == 0 && clock_gettime(clock, &t) == 0) {
+            return 1e3 * double(t.tv_sec) + 1e-6 * double(t.tv_nsec);
+        }
+#endif
+        return -1.0;
+    }
+
     std::mutex mutex_;
     std::condition_variable changed_;
     std::function<void()> job_;
     std::exception_ptr failure_;
     bool pending_ = false;  // started and not done
+    double lastWaitMs_ = 0.0, lastWaitCpuMs_ = 0.0;
     bool stopping_ = false;
     std::thread thread_;  // last: starts once the members above exist
+};
+
+/// Where the frame's job runs: on the BackgroundJob, unless it was starved there
+/// (see the top of this file). The caller then runs it itself, at its own priority,
+/// for a while, and tries the background again.
+class JobPlacement {
+public:
+    /// A frame waited more than this for a job that was on a CPU less than
+    /// kStarvedCpuShare of that wait: starved. While the caller waits, this process
+    /// has nothing else to run (the GL work is done), so the job should have a core.
+    static constexpr double kStarvedWaitMs = 2.0;
+    static constexpr double kStarvedCpuShare = 0.5;
+    /// A starved frame moves the job to the caller for so many frames (about 10 s at
+    /// 60 fps): each try on the background while the other process runs costs a frame
+    /// of a few hundred ms.
+    static constexpr int kFramesOnCaller = 600;
+
+    bool onBackground() const { return callerFramesLeft_ == 0; }
+
+    /// After a frame: on the background, how long the caller waited for the job and
+    /// how much of that wait the job was on a CPU (ms); on the caller, they do not count.
+    void record(double waitedMs, double cpuWhileWaitedMs) {
+        if (!onBackground()) {
+            --callerFramesLeft_;
+            return;
+        }
+        const bool starved = waitedMs > kStarvedWaitMs && cpuWhileWaitedMs < kStarvedCpuShare * waitedMs;
+        if (starved) callerFramesLeft_ = kFramesOnCaller;
+    }
+
+private:
+    int callerFramesLeft_ = 0;
 };
 
 }  // namespace impulse::app

@@ -550,6 +550,14 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
         ImGui::SetTooltip("The steps run on a thread of their own while the frame is drawn;\n"
                           "'waited' is what the frame still waited for them after its GL work.");
     }
+    if (frame.physicsOnMainThread) {
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "steps on the main thread");
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("Another busy process in this terminal session left the steps' own thread\n"
+                              "(at the lowest priority) next to no CPU: for about 10 s the steps run\n"
+                              "after the GL work instead, then their thread is tried again.");
+        }
+    }
     // Two lines: with a thousand bodies one line was wider than the panel.
     ImGui::Text("bodies %d  pairs %d", world.bodyCount(), st.candidatePairs);
     ImGui::Text("manifolds %d  contact points %d", st.manifolds, st.contactPoints);

@@ -56,6 +56,7 @@ struct FrameInfo {
     int stepsThisFrame = 0;
     float physicsMs = 0.0f;  ///< all World::step calls of the frame (on a thread of their own)
     float physicsWaitMs = 0.0f;  ///< the part of physicsMs the frame waited for after its GL work
+    bool physicsOnMainThread = false;  ///< the steps' own thread was starved: they ran after the GL work
     float renderMs = 0.0f;   ///< draw lists + 3D pass until the GL work is done
     float uiMs = 0.0f;       ///< panels' ImGui calls + what is left of their GL drawing after the 3D pass
     float presentMs = 0.0f;  ///< buffer swap (and screenshots)

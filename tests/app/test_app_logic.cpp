@@ -1,4 +1,6 @@
-// The app's window-free parts: command line, step clock, camera math, preset listing.
+// The app's window-free parts: command line, step clock, camera math, preset listing,
+// where the steps run.
+#include "app/background_job.h"
 #include "app/options.h"
 #include "app/paths.h"
 #include "app/sim_clock.h"
@@ -12,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <time.h>
 #include <unistd.h>
 
 using namespace impulse;
@@ -44,6 +47,53 @@ TEST(Options, RejectsBadArguments) {
     EXPECT_NE(parse({"--bogus"}), "");
     EXPECT_NE(parse({"a.json", "b.json"}), "");
     EXPECT_EQ(parse({}), "");
+}
+
+// The steps leave their thread only when a frame waited for them while they got
+// less than half of that wait on a CPU (starved), not when they were merely long.
+TEST(JobPlacement, MovesAStarvedJobToTheCallerForAWhile) {
+    app::JobPlacement placement;
+    for (int frame = 0; frame < 1000; ++frame) {
+        placement.record(0.0, 0.0);    // done before the GL work: no wait
+        placement.record(30.0, 29.8);  // long steps, on a CPU all along
+        placement.record(3.0, 1.53);   // a little short of the CPU: share 0.51
+        placement.record(1.9, 0.0);    // starved, but hardly waited for
+    }
+    EXPECT_TRUE(placement.onBackground());
+
+    placement.record(250.0, 5.0);  // 2% of the wait on a CPU
+    for (int frame = 0; frame < app::JobPlacement::kFramesOnCaller; ++frame) {
+        ASSERT_FALSE(placement.onBackground()) << "frame " << frame;
+        placement.record(0.0, 0.0);
+    }
+    EXPECT_TRUE(placement.onBackground()) << "tried on its thread again";
+}
+
+// The CPU time is the job thread's: waiting for a job that sleeps 30 ms it is a
+// small part of the wait (waking costs well under 10 ms), and waiting for one that
+// then spins until its own CPU clock has advanced 20 ms it is those 20 ms, however
+// long a loaded machine makes the wait.
+TEST(BackgroundJob, MeasuresTheJobThreadsCpuTimeWhileWaited) {
+    app::BackgroundJob job;
+    job.start([] { usleep(30000); });
+    job.wait();
+    EXPECT_GE(job.lastWaitMs(), 25.0);
+    EXPECT_GE(job.lastWaitCpuMs(), 0.0);
+    EXPECT_LT(job.lastWaitCpuMs(), 10.0);
+    job.start([] {
+        const auto cpuMs = [] {
+            timespec t{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+            return 1e3 * double(t.tv_sec) + 1e-6 * double(t.tv_nsec);
+        };
+        usleep(20000);  // so that the wait has begun: only what it saw counts
+        const double end = cpuMs() + 20.0;
+        while (cpuMs() < end) {
+        }
+    });
+    job.wait();
+    EXPECT_GE(job.lastWaitCpuMs(), 19.0);
+    EXPECT_LE(job.lastWaitCpuMs(), job.lastWaitMs() + 1.0);
 }
 
 TEST(FixedStepClock, SpendsWholeStepsAndKeepsTheRemainder) {
