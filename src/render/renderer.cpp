@@ -12,19 +12,27 @@ namespace impulse::render {
 
 namespace {
 
-// The square of shadow-map texels (lower, upper corners) that an instance's bounding
-// sphere covers. The light's projection is orthographic with square texels, so metres
-// to texels is one scale: the length of a row of its rotation part.
-std::pair<glm::vec2, glm::vec2> shadowFootprint(const Instance& inst, const glm::mat4& lightViewProj,
-                                                int mapSize) {
-    const float size = static_cast<float>(mapSize);
-    const float texelsPerMetre =
-        0.5f * size * glm::length(glm::vec3(lightViewProj[0][0], lightViewProj[1][0], lightViewProj[2][0]));
-    const glm::vec4 clip = lightViewProj * glm::vec4(glm::vec3(inst.positionHighlight), 1.0f);
-    const glm::vec2 centre = (glm::vec2(clip) * 0.5f + 0.5f) * size;
-    const float reach = glm::length(glm::vec3(inst.halfSizeFlags)) * texelsPerMetre;
-    return {centre - reach, centre + reach};
-}
+// Where instances fall on a shadow map of `mapSize` texels a side. The light's
+// projection is orthographic with square texels, so metres to texels is one scale:
+// the length of a row of its rotation part, worked out once per map.
+struct ShadowTexels {
+    ShadowTexels(const glm::mat4& light, int mapSize)
+        : lightViewProj(light),
+          size(static_cast<float>(mapSize)),
+          texelsPerMetre(0.5f * size * glm::length(glm::vec3(light[0][0], light[1][0], light[2][0]))) {}
+
+    // The square of texels (lower, upper corners) that an instance's bounding sphere covers.
+    std::pair<glm::vec2, glm::vec2> footprint(const Instance& inst) const {
+        const glm::vec4 clip = lightViewProj * glm::vec4(glm::vec3(inst.positionHighlight), 1.0f);
+        const glm::vec2 centre = (glm::vec2(clip) * 0.5f + 0.5f) * size;
+        const float reach = glm::length(glm::vec3(inst.halfSizeFlags)) * texelsPerMetre;
+        return {centre - reach, centre + reach};
+    }
+
+    glm::mat4 lightViewProj;
+    float size;
+    float texelsPerMetre;
+};
 
 // Unit cube [-1, 1]^3 with flat normals: 24 vertices (position, normal), 36 indices.
 void buildCube(std::vector<float>& v, std::vector<unsigned>& idx) {
@@ -293,8 +301,9 @@ void Renderer::shadowTexelsToDraw(const DrawList& draw, const glm::mat4& lightVi
     const int tiles = (mapSize + kShadowTileTexels - 1) / kShadowTileTexels;
     dirtyTiles_.assign(static_cast<size_t>(tiles * tiles), 0);
     bool anyMoved = false;
+    const ShadowTexels texels(lightViewProj, mapSize);
     const auto cover = [&](const Instance& inst) {
-        const auto [lower, upper] = shadowFootprint(inst, lightViewProj, mapSize);
+        const auto [lower, upper] = texels.footprint(inst);
         // Two texels more on each side: rasterisation rounding and the 2x2 filter's reach.
         // Clamped before the conversion: a body flung far away lies far outside the map.
         const float size = static_cast<float>(mapSize);
@@ -498,10 +507,11 @@ void Renderer::drawShadowRects(const std::vector<glm::ivec4>& rects, const glm::
     }
     // Parts of the map: only the casters over each, so the others cost no vertex work
     // either. All rectangles' casters go in one upload; `runs` holds where each starts.
+    const ShadowTexels texels(lightViewProj, mapSize);
     const auto footprints = [&](const std::vector<Instance>& v, size_t count, std::vector<glm::vec4>& out) {
         out.clear();
         for (size_t i = 0; i < count; ++i) {
-            const auto [lower, upper] = shadowFootprint(v[i], lightViewProj, mapSize);
+            const auto [lower, upper] = texels.footprint(v[i]);
             out.emplace_back(lower, upper);
         }
     };
