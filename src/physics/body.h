@@ -93,11 +93,17 @@ struct Body {
     mat3 rotation{1.0f};                  ///< cached from orientation
     mat3 inverseInertiaWorld{0.0f};       ///< R I_body^-1 R^T, cached
 
+    bool asleep = false;                  ///< in a resting island: not stepped, velocities zero
+    float restTime = 0.0f;                ///< s the body has moved slower than the sleep speed
+    uint32_t island = 0;                  ///< while asleep: the island it fell asleep with
+
     uint32_t generation = 0;              ///< of the handle to this slot; counts up on reuse
     bool alive = false;                   ///< false for a free slot
 
     bool isAlive() const { return alive; }
     bool isDynamic() const { return !isStatic; }
+    /// Dynamic and awake: the bodies a step moves.
+    bool isSimulated() const { return !isStatic && !asleep; }
     /// The same moment about every axis: w x (I w) is zero and the spin's
     /// energy does not depend on the orientation.
     bool hasIsotropicInertia() const { return inertiaBody == mat3(inertiaBody[0][0]); }

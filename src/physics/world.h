@@ -44,6 +44,11 @@ struct WorldSettings {
     RestitutionCombine restitutionCombine = RestitutionCombine::Max;
     FrictionCombine frictionCombine = FrictionCombine::Geometric;
     bool warmStarting = true;
+    /// Islands (bodies joined by contacts) that rest for `sleepTime` stop being stepped
+    /// until an awake body touches them, the drag grabs one or an edit changes one.
+    bool sleeping = false;
+    float sleepSpeed = 0.05f;  ///< m/s: a body rests while no point of it moves faster
+    float sleepTime = 0.5f;    ///< s
 };
 
 /// Field names are those of the scene file's "world" object.
@@ -115,6 +120,7 @@ struct StepStats {
     int candidatePairs = 0;  ///< broadphase AABB overlaps
     int manifolds = 0;       ///< pairs with at least one point
     int contactPoints = 0;
+    int sleepingBodies = 0;  ///< their contacts are kept, but neither solved nor counted above
 };
 
 class World {
