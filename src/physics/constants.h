@@ -80,6 +80,8 @@ inline constexpr int kMaxSubsteps = 64;
 inline constexpr int kMaxVelocityIterations = 500;
 inline constexpr int kMaxPositionIterations = 100;
 inline constexpr float kMaxSpeed = 1000.0f;        // m/s, body speed in a definition
+inline constexpr float kMaxSleepSpeed = 10.0f;     // m/s
+inline constexpr float kMaxSleepTime = 1000.0f;    // s
 inline constexpr float kMaxPosition = 1.0e5f;      // m, coordinate magnitude
 // Beyond these a state is as broken as NaN (float spacing at 1e6 m is 6 cm):
 // the step guard rolls it back.

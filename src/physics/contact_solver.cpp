@@ -152,7 +152,7 @@ void computeSupportLevels(ContactSolverData& data, const std::vector<ContactMani
 
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
                      float restitutionThreshold, const vec3& gravity, ContactSolverData& data) {
-    // Solver slots: 0 is shared by every static body (zero inverse mass, at rest).
+    // Solver slots: 0 is shared by every static or sleeping body (zero inverse mass, at rest).
     data.bodies.assign(1, SolverBody{});
     data.bodyOfSlot.assign(1, 0);
     data.inverseInertia.assign(1, mat3(0.0f));
@@ -160,7 +160,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     data.gyroscopicSlots.clear();
     for (size_t i = 0; i < bodies.size(); ++i) {
         const Body& body = bodies[i];
-        if (!body.isAlive() || body.isStatic) continue;
+        if (!body.isAlive() || !body.isSimulated()) continue;
         const uint32_t slot = static_cast<uint32_t>(data.bodies.size());
         data.slotOfBody[i] = slot;
         data.bodyOfSlot.push_back(static_cast<uint32_t>(i));

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 
 namespace impulse {
 
@@ -93,6 +94,12 @@ Validation validateSettings(const WorldSettings& s) {
     if (!isFinite(s.restitutionThreshold) || s.restitutionThreshold < 0.0f || s.restitutionThreshold > kMaxSpeed) {
         return fail("restitution_threshold", "must be a number in [0, 1000] m/s");
     }
+    if (!isFinite(s.sleepSpeed) || s.sleepSpeed < 0.0f || s.sleepSpeed > kMaxSleepSpeed) {
+        return fail("sleep_speed", "must be a number in [0, 10] m/s");
+    }
+    if (!isFinite(s.sleepTime) || s.sleepTime <= 0.0f || s.sleepTime > kMaxSleepTime) {
+        return fail("sleep_time", "must be a number in (0, 1000] s");
+    }
     return std::nullopt;
 }
 
@@ -114,6 +121,9 @@ Validation validateDragSettings(const DragSettings& s) {
 struct World::Internals {
     BroadPhase broadPhase;
     std::vector<ContactManifold> manifolds;  // sorted by (a, b)
+    // Contacts of sleeping islands (with each other and with static bodies), sorted by
+    // (a, b): kept as they were, so a woken island resumes with its impulses.
+    std::vector<ContactManifold> sleepingManifolds;
     // Scratch reused every substep to avoid allocations on the hot path.
     std::vector<ContactManifold> previousManifolds;
     std::vector<Aabb> aabbs;
@@ -129,11 +139,28 @@ struct World::Internals {
         quat orientation;
     };
     std::vector<SavedState> savedStates;
+    // Sleep scratch: union-find parents and the shortest rest time per island root.
+    std::vector<uint32_t> islandParent;
+    std::vector<float> islandRest;
+    std::vector<uint32_t> islandsToWake;
 
     void forgetContactsOf(uint32_t index) {
-        manifolds.erase(std::remove_if(manifolds.begin(), manifolds.end(),
-                                       [&](const ContactManifold& m) { return m.a == index || m.b == index; }),
-                        manifolds.end());
+        const auto touches = [&](const ContactManifold& m) { return m.a == index || m.b == index; };
+        for (auto* list : {&manifolds, &sleepingManifolds}) {
+            list->erase(std::remove_if(list->begin(), list->end(), touches), list->end());
+        }
+    }
+    /// Moves the manifolds that satisfy `move` from `from` to `to`; both stay sorted by key.
+    template <typename Predicate>
+    static void moveManifolds(std::vector<ContactManifold>& from, std::vector<ContactManifold>& to,
+                              Predicate move) {
+        const auto stays = std::stable_partition(from.begin(), from.end(),
+                                                 [&](const ContactManifold& m) { return !move(m); });
+        const size_t middle = to.size();
+        to.insert(to.end(), std::make_move_iterator(stays), std::make_move_iterator(from.end()));
+        from.erase(stays, from.end());
+        std::inplace_merge(to.begin(), to.begin() + static_cast<std::ptrdiff_t>(middle), to.end(),
+                           [](const ContactManifold& x, const ContactManifold& y) { return x.key() < y.key(); });
     }
 };
 
@@ -181,6 +208,13 @@ int World::threadCount() const { return team_->size(); }
 Validation World::setSettings(const WorldSettings& settings) {
     if (auto error = validateSettings(settings)) return error;
     settings_ = settings;
+    // New gravity, materials or sleep rules may move what rests: everything wakes.
+    std::vector<uint32_t>& islands = internals_->islandsToWake;
+    islands.clear();
+    for (const Body& body : bodies_) {
+        if (body.isAlive() && body.asleep) islands.push_back(body.island);
+    }
+    wakeIslands(islands);
     return std::nullopt;
 }
 
@@ -272,6 +306,7 @@ BodyId World::createBody(const BodyDef& def, FieldError* error) {
 bool World::removeBody(BodyId id) {
     if (!isValid(id)) return false;
     if (drag_.active && drag_.body == id) endDrag();
+    wakeAround(id.index);  // what rested on it falls
     internals_->forgetContactsOf(id.index);
     Body& body = bodies_[id.index];
     const uint32_t generation = body.generation;
@@ -308,6 +343,7 @@ BodyDef World::bodyDef(BodyId id) const {
 Validation World::updateBody(BodyId id, const BodyDef& def) {
     if (!isValid(id)) return FieldError{"body", "no such body (it was removed)"};
     if (auto error = validateBodyDef(def)) return error;
+    wakeAround(id.index);
     Body& body = bodies_[id.index];
     const bool shapeChanged = def.shape.type != body.shape.type || def.shape.radius != body.shape.radius ||
                               def.shape.halfExtents != body.shape.halfExtents;
@@ -334,8 +370,94 @@ void World::step(float dt) {
     const int passes = passCount(dt);
     const float substepDt = dt / float(passes);
     for (int i = 0; i < passes; ++i) substep(substepDt);
-    if (const BodyId failed = firstNonFiniteBody()) recoverFromNonFiniteState(failed);
+    if (const BodyId failed = firstNonFiniteBody()) {
+        recoverFromNonFiniteState(failed);
+    } else if (settings_.sleeping) {
+        updateSleep(dt);
+    }
+    stats_.sleepingBodies = 0;
+    for (const Body& body : bodies_) stats_.sleepingBodies += body.isAlive() && body.asleep;
     ++stepCount_;
+}
+
+void World::updateSleep(float dt) {
+    Internals& in = *internals_;
+    const size_t slotCount = bodies_.size();
+    for (Body& body : bodies_) {
+        if (!body.isAlive() || !body.isSimulated()) continue;
+        // The fastest point of the body, bounded: centre speed plus spin times reach.
+        const float speed =
+            glm::length(body.linearVelocity) + glm::length(body.angularVelocity) * boundingRadius(body.shape);
+        body.restTime = speed < settings_.sleepSpeed ? body.restTime + dt : 0.0f;
+    }
+    if (drag_.active) bodies_[drag_.body.index].restTime = 0.0f;
+
+    // Islands: awake dynamic bodies joined by contacts (static bodies join nothing).
+    std::vector<uint32_t>& parent = in.islandParent;
+    parent.resize(slotCount);
+    for (uint32_t i = 0; i < slotCount; ++i) parent[i] = i;
+    const auto root = [&](uint32_t i) {
+        while (parent[i] != i) i = parent[i] = parent[parent[i]];
+        return i;
+    };
+    for (const ContactManifold& m : in.manifolds) {
+        if (!bodies_[m.a].isSimulated() || !bodies_[m.b].isSimulated()) continue;
+        const uint32_t ra = root(m.a), rb = root(m.b);
+        // The smaller index becomes the root: the island's name does not depend on contact order.
+        if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
+    }
+    std::vector<float>& rest = in.islandRest;
+    rest.assign(slotCount, std::numeric_limits<float>::infinity());
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        if (!bodies_[i].isAlive() || !bodies_[i].isSimulated()) continue;
+        float& islandRest = rest[root(i)];
+        islandRest = std::min(islandRest, bodies_[i].restTime);
+    }
+    bool anyFellAsleep = false;
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        Body& body = bodies_[i];
+        if (!body.isAlive() || !body.isSimulated() || rest[root(i)] < settings_.sleepTime) continue;
+        body.asleep = true;
+        body.island = root(i);
+        body.linearVelocity = vec3(0.0f);
+        body.angularVelocity = vec3(0.0f);
+        anyFellAsleep = true;
+    }
+    if (!anyFellAsleep) return;
+    // Their contacts now join only sleeping and static bodies: kept aside, unsolved.
+    Internals::moveManifolds(in.manifolds, in.sleepingManifolds, [&](const ContactManifold& m) {
+        return !bodies_[m.a].isSimulated() && !bodies_[m.b].isSimulated();
+    });
+}
+
+void World::wakeIslands(std::vector<uint32_t>& islands) {
+    if (islands.empty()) return;
+    std::sort(islands.begin(), islands.end());
+    islands.erase(std::unique(islands.begin(), islands.end()), islands.end());
+    for (Body& body : bodies_) {
+        if (!body.isAlive() || !body.asleep || !std::binary_search(islands.begin(), islands.end(), body.island)) {
+            continue;
+        }
+        body.asleep = false;
+        body.restTime = 0.0f;
+    }
+    Internals& in = *internals_;
+    Internals::moveManifolds(in.sleepingManifolds, in.manifolds, [&](const ContactManifold& m) {
+        return !bodies_[m.a].asleep && !bodies_[m.b].asleep;
+    });
+}
+
+void World::wakeAround(uint32_t index) {
+    Internals& in = *internals_;
+    std::vector<uint32_t>& islands = in.islandsToWake;
+    islands.clear();
+    if (bodies_[index].asleep) islands.push_back(bodies_[index].island);
+    for (const ContactManifold& m : in.sleepingManifolds) {
+        if (m.a != index && m.b != index) continue;
+        const Body& other = bodies_[m.a == index ? m.b : m.a];
+        if (other.asleep) islands.push_back(other.island);
+    }
+    wakeIslands(islands);
 }
 
 int World::passCount(float dt) const {
@@ -389,7 +511,8 @@ void World::substep(float dt) {
         const Body& body = bodies_[i];
         if (!body.isAlive()) continue;
         in.present[i] = 1;
-        in.isStatic[i] = body.isStatic;
+        // Sleeping bodies stand still like static ones: no pairs among them.
+        in.isStatic[i] = !body.isSimulated();
         in.spinReach[i] = dt * glm::length(body.angularVelocity) * boundingRadius(body.shape);
         const float sweep = dt * glm::length(body.linearVelocity) + in.spinReach[i];
         in.aabbs[i] = shapeAabb(body.shape, body.position, body.rotation, 0.5f * kSpeculativeDistance + sweep);
@@ -398,6 +521,7 @@ void World::substep(float dt) {
 
     std::swap(in.manifolds, in.previousManifolds);
     in.manifolds.clear();
+    in.islandsToWake.clear();
     size_t previousIndex = 0;
     for (const BodyPair& pair : in.pairs) {
         const Body& a = bodies_[pair.a];
@@ -435,7 +559,11 @@ void World::substep(float dt) {
         contact.friction = combineFriction(settings_.frictionCombine, a.friction, b.friction);
         contact.staticFriction = combineFriction(settings_.frictionCombine, a.staticFriction, b.staticFriction);
         initManifold(contact, manifold, a, b, previous, settings_.warmStarting);
+        // Touching a sleeping body wakes its island before the solve, which then moves it.
+        if (a.asleep) in.islandsToWake.push_back(a.island);
+        if (b.asleep) in.islandsToWake.push_back(b.island);
     }
+    wakeIslands(in.islandsToWake);
 
     // 2. Prepare once per pass: effective masses, anchors, restitution targets.
     prepareContacts(in.manifolds, bodies_, settings_.restitutionThreshold, settings_.gravity, in.solverData);
@@ -509,8 +637,9 @@ Validation World::beginDrag(BodyId id, const vec3& grabPoint, const DragSettings
     if (!isValid(id)) return FieldError{"body", "no such body"};
     if (auto error = validateDragSettings(settings)) return error;
     if (!isFinite(grabPoint)) return FieldError{"drag.point", "must hold finite numbers"};
+    if (bodies_[id.index].isStatic) return FieldError{"body", "a static body cannot be dragged"};
+    wakeAround(id.index);
     const Body& body = bodies_[id.index];
-    if (body.isStatic) return FieldError{"body", "a static body cannot be dragged"};
     drag_ = DragState{};
     drag_.active = true;
     drag_.body = id;
@@ -598,7 +727,13 @@ std::optional<RayHit> World::rayCast(const vec3& origin, const vec3& direction, 
 
 std::vector<ContactPointInfo> World::contacts() const {
     std::vector<ContactPointInfo> result;
-    for (const ContactManifold& manifold : internals_->manifolds) {
+    // Sleeping islands' contacts too: they hold what they held when the island fell asleep.
+    std::vector<const ContactManifold*> all;
+    for (const auto* list : {&internals_->manifolds, &internals_->sleepingManifolds}) {
+        for (const ContactManifold& manifold : *list) all.push_back(&manifold);
+    }
+    for (const ContactManifold* each : all) {
+        const ContactManifold& manifold = *each;
         const Body& a = bodies_[manifold.a];
         const Body& b = bodies_[manifold.b];
         for (int i = 0; i < manifold.pointCount; ++i) {

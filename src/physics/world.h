@@ -209,6 +209,12 @@ private:
     /// turns more than kMaxTurnPerPass in one (up to kMaxSubsteps).
     int passCount(float dt) const;
     void recoverFromNonFiniteState(BodyId failed);
+    /// After a step: rest times, islands, and the islands that rested long enough put to sleep.
+    void updateSleep(float dt);
+    /// Wakes every body of the given islands and returns their contacts to the solver.
+    void wakeIslands(std::vector<uint32_t>& islands);
+    /// Wakes the body at `index` and whatever sleeps in contact with it, before an edit or removal.
+    void wakeAround(uint32_t index);
     void applyDefinition(Body& body, const BodyDef& def);
     BodyId idOf(uint32_t index) const;
 

@@ -1,5 +1,5 @@
 // The World API (physics/world.h): handles, queries, ray casts, the mouse drag,
-// reported contacts, energy and momentum, step guards and determinism.
+// reported contacts, energy and momentum, step guards, determinism and sleeping.
 #include "physics/world.h"
 
 #include "physics_test_util.h"
@@ -534,7 +534,6 @@ TEST(WorldStep, DeterministicBitIdentical) {
     // The scene did something: bodies are in contact.
     EXPECT_GT(a.stats().contactPoints, 4);
 }
-
 }  // namespace
 }  // namespace impulse
 
@@ -579,6 +578,202 @@ TEST(StepGuard, RollsBackABlownUpStateAndNamesTheBody) {
     // The next step starts over from rest and is not flagged again.
     world.step();
     EXPECT_FALSE(world.lastRecovery().has_value());
+}
+
+// ---------------------------------------------------------------- sleeping
+
+WorldSettings sleepingOn(WorldSettings settings = {}) {
+    settings.sleeping = true;
+    return settings;
+}
+
+// Steps until `body` sleeps; returns the steps taken, or -1 after `limit`.
+int stepsUntilAsleep(World& world, BodyId body, int limit) {
+    for (int i = 1; i <= limit; ++i) {
+        world.step();
+        if (world.body(body).asleep) return i;
+    }
+    return -1;
+}
+
+BodyId addGround(World& world) {
+    BodyDef ground = boxDef("ground", vec3(0.0f, -0.5f, 0.0f), vec3(5.0f, 0.5f, 5.0f));
+    ground.isStatic = true;
+    return world.createBody(ground);
+}
+
+TEST(WorldSleep, ValidatesItsSettingsByField) {
+    WorldSettings settings;
+    settings.sleepSpeed = -0.1f;
+    ASSERT_TRUE(validateSettings(settings).has_value());
+    EXPECT_EQ(validateSettings(settings)->field, "sleep_speed");
+    settings = WorldSettings{};
+    settings.sleepTime = 0.0f;
+    ASSERT_TRUE(validateSettings(settings).has_value());
+    EXPECT_EQ(validateSettings(settings)->field, "sleep_time");
+    settings.sleepTime = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_EQ(validateSettings(settings)->field, "sleep_time");
+    World world(sleepingOn());
+    EXPECT_TRUE(world.setSettings(settings).has_value());
+    EXPECT_TRUE(world.settings().sleeping);  // refused: unchanged
+}
+
+TEST(WorldSleep, OffByDefault) {
+    World world;
+    addGround(world);
+    const BodyId box = world.createBody(boxDef("box", vec3(0.0f, 0.5f, 0.0f), vec3(0.5f)));
+    EXPECT_EQ(stepsUntilAsleep(world, box, 300), -1);
+    EXPECT_EQ(world.stats().sleepingBodies, 0);
+}
+
+TEST(WorldSleep, RestingBoxSleepsAfterSleepTimeStillCarryingItsWeight) {
+    World world(sleepingOn());
+    addGround(world);
+    const float mass = 2.0f;
+    const BodyId box = world.createBody(boxDef("box", vec3(0.0f, 0.5f, 0.0f), vec3(0.5f), mass));
+    // Placed at rest: it rests from the first step, so it sleeps once 0.5 s (30 steps) have
+    // passed, give or take the step or two the contact takes to settle.
+    const int steps = stepsUntilAsleep(world, box, 300);
+    EXPECT_GE(steps, 30);
+    EXPECT_LE(steps, 35);
+    const Body before = world.body(box);
+    EXPECT_EQ(before.linearVelocity, vec3(0.0f));
+    EXPECT_EQ(before.angularVelocity, vec3(0.0f));
+    for (int i = 0; i < 600; ++i) world.step();
+    // Not stepped at all: not a bit moves under gravity, and nothing is solved.
+    EXPECT_TRUE(test::sameBits(world.body(box).position, before.position));
+    EXPECT_TRUE(test::sameBits(world.body(box).orientation, before.orientation));
+    EXPECT_EQ(world.stats().sleepingBodies, 1);
+    EXPECT_EQ(world.stats().manifolds, 0);
+    // Its contacts are kept and still show the weight they carried: sum j_n = m g dt (1%).
+    float total = 0.0f;
+    for (const ContactPointInfo& c : world.contacts()) total += c.normalImpulse;
+    EXPECT_EQ(world.contacts().size(), 4u);
+    const float weightImpulse = mass * 9.81f * world.settings().timestep;
+    EXPECT_NEAR(total, weightImpulse, 0.01f * weightImpulse);
+}
+
+TEST(WorldSleep, AMovingBodyKeepsItsIslandAwake) {
+    // A box sliding on the ground at 1 m/s against friction 0.5 stops after v^2 / (2 mu g)
+    // = 0.10 m, in v / (mu g) = 0.20 s; only then can the 0.5 s of rest start.
+    World world(sleepingOn());
+    addGround(world);
+    BodyDef def = boxDef("box", vec3(0.0f, 0.5f, 0.0f), vec3(0.5f));
+    def.linearVelocity = vec3(1.0f, 0.0f, 0.0f);
+    const BodyId box = world.createBody(def);
+    const int steps = stepsUntilAsleep(world, box, 300);
+    const float stopSteps = 0.20f * 60.0f;
+    EXPECT_GE(steps, int(stopSteps) + 30 - 3);
+    EXPECT_LE(steps, int(stopSteps) + 30 + 6);
+    EXPECT_NEAR(world.body(box).position.x, 0.102f, 0.01f);
+}
+
+TEST(WorldSleep, ATouchWakesTheIslandBeforeTheSolve) {
+    // Zero gravity, e = 1, equal spheres head on: the moving one stops and the struck one
+    // leaves with its speed (Newton's cradle). Were the sleeper solved as static for that
+    // step, the moving sphere would bounce back at -4 m/s instead.
+    World world(sleepingOn(zeroGravity()));
+    BodyDef still = sphereDef("still", vec3(0.0f), 0.5f);
+    still.restitution = 1.0f;
+    const BodyId a = world.createBody(still);
+    ASSERT_EQ(stepsUntilAsleep(world, a, 60), 30);  // at rest from the start: 0.5 s
+    BodyDef moving = sphereDef("moving", vec3(-3.0f, 0.0f, 0.0f), 0.5f);
+    moving.restitution = 1.0f;
+    moving.linearVelocity = vec3(4.0f, 0.0f, 0.0f);
+    const BodyId b = world.createBody(moving);
+    for (int i = 0; i < 60; ++i) world.step();
+    EXPECT_FALSE(world.body(a).asleep);
+    EXPECT_TRUE(test::near(world.body(a).linearVelocity, vec3(4.0f, 0.0f, 0.0f), 0.02f));
+    EXPECT_TRUE(test::near(world.body(b).linearVelocity, vec3(0.0f), 0.02f));
+}
+
+TEST(WorldSleep, RemovingTheGroundDropsWhatSleptOnIt) {
+    World world(sleepingOn());
+    const BodyId ground = addGround(world);
+    const BodyId box = world.createBody(boxDef("box", vec3(0.0f, 0.5f, 0.0f), vec3(0.5f)));
+    ASSERT_GT(stepsUntilAsleep(world, box, 300), 0);
+    const float y0 = world.body(box).position.y;
+    ASSERT_TRUE(world.removeBody(ground));
+    EXPECT_FALSE(world.body(box).asleep);
+    EXPECT_TRUE(world.contacts().empty());
+    // Free fall: y0 - g t^2 / 2 after 0.5 s (1%: the sub-steps' semi-implicit Euler).
+    for (int i = 0; i < 30; ++i) world.step();
+    const float drop = 0.5f * 9.81f * 0.25f;
+    EXPECT_NEAR(y0 - world.body(box).position.y, drop, 0.01f * drop);
+}
+
+TEST(WorldSleep, EditsDragAndSettingsWakeTheWholeIsland) {
+    World world(sleepingOn());
+    addGround(world);
+    const BodyId bottom = world.createBody(boxDef("bottom", vec3(0.0f, 0.5f, 0.0f), vec3(0.5f)));
+    const BodyId top = world.createBody(boxDef("top", vec3(0.0f, 1.5f, 0.0f), vec3(0.5f)));
+    const BodyId apart = world.createBody(boxDef("apart", vec3(3.0f, 0.5f, 0.0f), vec3(0.5f)));
+    const auto allAsleep = [&] {
+        for (int i = 0; i < 300; ++i) {
+            world.step();
+            if (world.stats().sleepingBodies == 3) break;
+        }
+        return world.body(bottom).asleep && world.body(top).asleep && world.body(apart).asleep;
+    };
+    ASSERT_TRUE(allAsleep());
+    EXPECT_NE(world.body(top).island, world.body(apart).island);
+    EXPECT_EQ(world.body(top).island, world.body(bottom).island);
+
+    // An edit of the top box wakes the stack (one island), not the box apart.
+    ASSERT_FALSE(world.updateBody(top, world.bodyDef(top)).has_value());
+    EXPECT_FALSE(world.body(top).asleep);
+    EXPECT_FALSE(world.body(bottom).asleep);
+    EXPECT_TRUE(world.body(apart).asleep);
+
+    ASSERT_TRUE(allAsleep());
+    ASSERT_FALSE(world.beginDrag(bottom, world.body(bottom).position).has_value());
+    EXPECT_FALSE(world.body(top).asleep);
+    EXPECT_TRUE(world.body(apart).asleep);
+    // Held by the drag, the stack stays awake however still it is.
+    for (int i = 0; i < 120; ++i) world.step();
+    EXPECT_FALSE(world.body(bottom).asleep);
+    EXPECT_FALSE(world.body(top).asleep);
+    world.endDrag();
+
+    ASSERT_TRUE(allAsleep());
+    WorldSettings settings = world.settings();
+    settings.gravity = vec3(0.0f, 9.81f, 0.0f);
+    ASSERT_FALSE(world.setSettings(settings).has_value());
+    EXPECT_EQ(world.stats().sleepingBodies, 3);  // the counts are the last step's
+    for (BodyId id : {bottom, top, apart}) EXPECT_FALSE(world.body(id).asleep);
+    world.step();
+    EXPECT_GT(world.body(apart).linearVelocity.y, 0.0f);
+}
+
+TEST(WorldSleep, APileSleepsWakesAndStaysDeterministic) {
+    // 27 boxes dropped in a 3x3x3 lattice, then a sphere thrown into the settled pile.
+    const auto run = [] {
+        World world(sleepingOn());
+        addGround(world);
+        for (int i = 0; i < 27; ++i) {
+            const vec3 p(1.1f * float(i % 3) - 1.1f, 0.6f + 1.2f * float(i / 9), 1.1f * float(i / 3 % 3) - 1.1f);
+            BodyDef def = boxDef("b" + std::to_string(i), p, vec3(0.5f));
+            def.orientation = axisAngle(vec3(0.3f, 1.0f, 0.2f), 0.1f * float(i));
+            world.createBody(def);
+        }
+        for (int i = 0; i < 600; ++i) world.step();
+        const int asleepBefore = world.stats().sleepingBodies;
+        BodyDef ball = sphereDef("ball", vec3(-6.0f, 1.0f, 0.0f), 0.4f, 5.0f);
+        ball.linearVelocity = vec3(12.0f, 1.0f, 0.0f);
+        world.createBody(ball);
+        int fewestAsleep = asleepBefore;
+        for (int i = 0; i < 60; ++i) {
+            world.step();
+            fewestAsleep = std::min(fewestAsleep, world.stats().sleepingBodies);
+        }
+        return std::make_tuple(std::move(world), asleepBefore, fewestAsleep);
+    };
+    auto [first, asleepBefore, fewestAsleep] = run();
+    EXPECT_EQ(asleepBefore, 27);    // the whole pile slept within 10 s
+    EXPECT_LT(fewestAsleep, 27);    // the ball woke some of it
+    for (BodyId id : first.bodyIds()) ASSERT_TRUE(isFinite(first.body(id).position));
+    auto [second, unused1, unused2] = run();
+    EXPECT_TRUE(test::sameState(first, second));
 }
 
 }  // namespace
