@@ -208,13 +208,7 @@ int World::threadCount() const { return team_->size(); }
 Validation World::setSettings(const WorldSettings& settings) {
     if (auto error = validateSettings(settings)) return error;
     settings_ = settings;
-    // New gravity, materials or sleep rules may move what rests: everything wakes.
-    std::vector<uint32_t>& islands = internals_->islandsToWake;
-    islands.clear();
-    for (const Body& body : bodies_) {
-        if (body.isAlive() && body.asleep) islands.push_back(body.island);
-    }
-    wakeIslands(islands);
+    wakeAll();  // new gravity, materials or sleep rules may move what rests
     return std::nullopt;
 }
 
@@ -292,6 +286,7 @@ BodyId World::createBody(const BodyDef& def, FieldError* error) {
         index = static_cast<uint32_t>(bodies_.size());
         bodies_.emplace_back();
     }
+    if (def.isStatic) wakeAll();  // it may overlap a sleeping island (see updateBody)
     Body& body = bodies_[index];
     // Generations count up on reuse of a slot so stale handles stay stale; 0 is null.
     const uint32_t generation = body.generation + 1 == 0 ? 1 : body.generation + 1;
@@ -343,8 +338,14 @@ BodyDef World::bodyDef(BodyId id) const {
 Validation World::updateBody(BodyId id, const BodyDef& def) {
     if (!isValid(id)) return FieldError{"body", "no such body (it was removed)"};
     if (auto error = validateBodyDef(def)) return error;
-    wakeAround(id.index);
     Body& body = bodies_[id.index];
+    // The broadphase pairs no static body with a sleeping one: a static body that
+    // moves (or a body made static) could land in a sleeping island unnoticed.
+    if (def.isStatic || body.isStatic) {
+        wakeAll();
+    } else {
+        wakeAround(id.index);
+    }
     const bool shapeChanged = def.shape.type != body.shape.type || def.shape.radius != body.shape.radius ||
                               def.shape.halfExtents != body.shape.halfExtents;
     if (shapeChanged || def.isStatic != body.isStatic) internals_->forgetContactsOf(id.index);
@@ -445,6 +446,15 @@ void World::wakeIslands(std::vector<uint32_t>& islands) {
     Internals::moveManifolds(in.sleepingManifolds, in.manifolds, [&](const ContactManifold& m) {
         return !bodies_[m.a].asleep && !bodies_[m.b].asleep;
     });
+}
+
+void World::wakeAll() {
+    std::vector<uint32_t>& islands = internals_->islandsToWake;
+    islands.clear();
+    for (const Body& body : bodies_) {
+        if (body.isAlive() && body.asleep) islands.push_back(body.island);
+    }
+    wakeIslands(islands);
 }
 
 void World::wakeAround(uint32_t index) {

@@ -215,6 +215,7 @@ private:
     void wakeIslands(std::vector<uint32_t>& islands);
     /// Wakes the body at `index` and whatever sleeps in contact with it, before an edit or removal.
     void wakeAround(uint32_t index);
+    void wakeAll();
     void applyDefinition(Body& body, const BodyDef& def);
     BodyId idOf(uint32_t index) const;
 

@@ -745,6 +745,25 @@ TEST(WorldSleep, EditsDragAndSettingsWakeTheWholeIsland) {
     EXPECT_GT(world.body(apart).linearVelocity.y, 0.0f);
 }
 
+TEST(WorldSleep, AStaticBodyPutIntoASleepingIslandWakesIt) {
+    // The broadphase pairs no static body with a sleeping one, so a static body created
+    // or moved into a sleeper must wake it, or the two would overlap for good.
+    World world(sleepingOn());
+    addGround(world);
+    const BodyId box = world.createBody(boxDef("box", vec3(0.0f, 0.5f, 0.0f), vec3(0.5f)));
+    ASSERT_GT(stepsUntilAsleep(world, box, 300), 0);
+    BodyDef wall = boxDef("wall", vec3(4.0f, 0.5f, 0.0f), vec3(0.5f));
+    wall.isStatic = true;
+    const BodyId wallId = world.createBody(wall);
+    EXPECT_FALSE(world.body(box).asleep);
+    ASSERT_GT(stepsUntilAsleep(world, box, 300), 0);
+    wall.position = vec3(0.8f, 0.5f, 0.0f);  // 0.2 m into the box
+    ASSERT_FALSE(world.updateBody(wallId, wall).has_value());
+    EXPECT_FALSE(world.body(box).asleep);
+    for (int i = 0; i < 60; ++i) world.step();
+    EXPECT_LT(world.body(box).position.x, -0.19f);  // pushed out of the wall
+}
+
 TEST(WorldSleep, APileSleepsWakesAndStaysDeterministic) {
     // 27 boxes dropped in a 3x3x3 lattice, then a sphere thrown into the settled pile.
     const auto run = [] {
