@@ -449,6 +449,7 @@ void World::wakeIslands(std::vector<uint32_t>& islands) {
 }
 
 void World::wakeAll() {
+    if (stats_.sleepingBodies == 0) return;  // bodies fall asleep only in a step
     std::vector<uint32_t>& islands = internals_->islandsToWake;
     islands.clear();
     for (const Body& body : bodies_) {
