@@ -36,12 +36,21 @@ const glm::vec3 kPalette[] = {{0.86f, 0.42f, 0.32f}, {0.25f, 0.62f, 0.66f}, {0.9
                               {0.45f, 0.52f, 0.8f},  {0.56f, 0.72f, 0.42f}, {0.82f, 0.5f, 0.66f},
                               {0.95f, 0.6f, 0.38f},  {0.42f, 0.74f, 0.88f}};
 const glm::vec3 kStaticColor{0.64f, 0.62f, 0.58f};
+// A sleeping body keeps this much of its colour's saturation and brightness: a resting
+// pile reads as asleep at a glance, each body keeps a hint of its hue, and the hover and
+// selection rim (added by the shader) shows on top as on any body.
+constexpr float kAsleepSaturation = 0.3f;
+constexpr float kAsleepBrightness = 0.7f;
 
 glm::vec4 colorOf(const Body& body, BodyId id) {
     if (body.isStatic) return glm::vec4(kStaticColor, 1.0f);
     // Multiplicative hash so neighbours in a stack get different colours.
     const uint32_t h = (id.index * 2654435761u) >> 29;
-    return glm::vec4(kPalette[h % 8], 1.0f);
+    const glm::vec3 color = kPalette[h % 8];
+    if (!body.asleep) return glm::vec4(color, 1.0f);
+    // Chosen here, per body, rather than in the shader: software GL pays for a branch per pixel.
+    const glm::vec3 grey(glm::dot(color, glm::vec3(0.299f, 0.587f, 0.114f)));  // Rec. 601 luma
+    return glm::vec4(kAsleepBrightness * glm::mix(grey, color, kAsleepSaturation), 1.0f);
 }
 
 // A scene to fall back on when the preset folder is missing: ground and a few bodies.

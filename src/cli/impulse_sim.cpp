@@ -47,7 +47,8 @@ constexpr const char* kUsage =
     "  --summary      print one JSON object on stdout: steps, simulated_time,\n"
     "                 wall_time_s, step_time_ms {median, p95, mean, max}, the final\n"
     "                 state of every body, energies, momenta, contact_points of the\n"
-    "                 last step and max_speed (largest final body speed, m/s)\n"
+    "                 last step, max_speed (largest final body speed, m/s) and\n"
+    "                 sleeping_bodies (asleep after the last step; 0 unless world.sleeping)\n"
     "  --threads T    threads sharing the solver's sweeps (1 <= T <= 64, default 1);\n"
     "                 results are bit-identical for every T\n"
     "  --help         show this text\n"
@@ -250,6 +251,7 @@ ordered_json summarise(const World& world, const std::vector<BodyId>& ids, long 
     summary["angular_momentum"] = dvec(world.angularMomentum());
     summary["contact_points"] = world.stats().contactPoints;
     summary["max_speed"] = maxSpeed;
+    summary["sleeping_bodies"] = world.stats().sleepingBodies;
     return summary;
 }
 

@@ -387,7 +387,8 @@ WorldSettings readSettings(const json& j, const std::string& path) {
     requireObject(j, path);
     checkKeys(j, path,
               {"gravity", "timestep", "substeps", "velocity_iterations", "position_iterations",
-               "restitution_threshold", "restitution_combine", "friction_combine", "warm_starting"});
+               "restitution_threshold", "restitution_combine", "friction_combine", "warm_starting",
+               "sleeping", "sleep_speed", "sleep_time"});
     WorldSettings s;
     auto has = [&](const char* key) { return j.contains(key); };
     auto at = [&](const char* key) -> const json& { return j.at(key); };
@@ -418,6 +419,9 @@ WorldSettings readSettings(const json& j, const std::string& path) {
         s.frictionCombine = *rule;
     }
     if (has("warm_starting")) s.warmStarting = readBool(at("warm_starting"), join(path, "warm_starting"));
+    if (has("sleeping")) s.sleeping = readBool(at("sleeping"), join(path, "sleeping"));
+    if (has("sleep_speed")) s.sleepSpeed = readFloat(at("sleep_speed"), join(path, "sleep_speed"));
+    if (has("sleep_time")) s.sleepTime = readFloat(at("sleep_time"), join(path, "sleep_time"));
     return s;
 }
 
@@ -564,6 +568,9 @@ ordered_json settingsJson(const WorldSettings& s) {
     w["restitution_combine"] = toString(s.restitutionCombine);
     w["friction_combine"] = toString(s.frictionCombine);
     w["warm_starting"] = s.warmStarting;
+    w["sleeping"] = s.sleeping;
+    w["sleep_speed"] = number(s.sleepSpeed);
+    w["sleep_time"] = number(s.sleepTime);
     return w;
 }
 

@@ -19,6 +19,7 @@ constexpr float kRightWidth = 350.0f;
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
 const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
 const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
+const ImVec4 kSleepColor(0.55f, 0.7f, 1.0f, 1.0f);
 
 std::string bodyLabel(const World& world, BodyId id) {
     if (!id || !world.isValid(id)) return "(none)";
@@ -225,6 +226,13 @@ void Panels::worldWindow(World& world, DebugView& view, DragSettings& drag) {
     changed |= ImGui::DragInt("position iterations", &s.positionIterations, 0.1f);
     changed |= ImGui::DragFloat("restitution threshold", &s.restitutionThreshold, 0.01f, 0.0f, 0.0f, "%.2f m/s");
     changed |= ImGui::Checkbox("warm starting", &s.warmStarting);
+    changed |= ImGui::Checkbox("sleeping", &s.sleeping);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Bodies resting together for the sleep time stop being stepped (drawn greyed)\n"
+                          "until an awake body touches them, the mouse grabs one or an edit changes one.");
+    }
+    changed |= ImGui::DragFloat("sleep speed", &s.sleepSpeed, 0.001f, 0.0f, 0.0f, "%.3f m/s");
+    changed |= ImGui::DragFloat("sleep time", &s.sleepTime, 0.01f, 0.0f, 0.0f, "%.2f s");
     const char* restitutionRules[] = {"max", "min", "average", "multiply"};
     int r = static_cast<int>(s.restitutionCombine);
     if (ImGui::Combo("restitution combine", &r, restitutionRules, 4)) {
@@ -318,6 +326,13 @@ void Panels::bodyWindow(World& world, PanelRequests& requests) {
     ImGui::PushItemWidth(170.0f);
     bool isStatic = def.isStatic;
     if (ImGui::Checkbox("static", &isStatic)) bodyEditor_.setStatic(world, isStatic);
+    if (body.asleep) {
+        ImGui::SameLine();
+        ImGui::TextColored(kSleepColor, "asleep");
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("Resting: not stepped until touched, grabbed or edited.");
+        }
+    }
 
     int shapeType = def.shape.type == ShapeType::Sphere ? 1 : 0;
     const char* shapeNames[] = {"box", "sphere"};
@@ -559,7 +574,12 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
         }
     }
     // Two lines: with a thousand bodies one line was wider than the panel.
-    ImGui::Text("bodies %d  pairs %d", world.bodyCount(), st.candidatePairs);
+    if (world.settings().sleeping || st.sleepingBodies > 0) {
+        ImGui::Text("bodies %d (%d asleep)  pairs %d", world.bodyCount(), st.sleepingBodies,
+                    st.candidatePairs);
+    } else {
+        ImGui::Text("bodies %d  pairs %d", world.bodyCount(), st.candidatePairs);
+    }
     ImGui::Text("manifolds %d  contact points %d", st.manifolds, st.contactPoints);
     ImGui::Text("E = KE %.2f + PE %.2f = %.2f J", static_cast<double>(s.kinetic), static_cast<double>(s.potential),
                 static_cast<double>(s.total));

@@ -172,6 +172,43 @@ TEST_F(PanelFixture, InvalidWorldSettingsAreRefused) {
     EXPECT_EQ(world.settings().substeps, 4);
 }
 
+// The World panel's sleeping checkbox and its two inputs go through the same validated path.
+TEST_F(PanelFixture, SleepSettingsAreValidatedLikeTheOthers) {
+    const WorldSettings before = world.settings();
+    const std::vector<vec3> expected = future(world, 60);
+    ui::EditStatus status;
+    WorldSettings s = before;
+    s.sleeping = true;
+    s.sleepTime = 0.0f;  // the rule is (0, 1000] s
+    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_NE(status.error.find("sleep_time"), std::string::npos) << status.error;
+    EXPECT_NE(status.error.find("(0, 1000] s"), std::string::npos) << status.error;
+    s.sleepTime = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_NE(status.error.find("sleep_time"), std::string::npos) << status.error;
+    s = before;
+    s.sleepSpeed = -0.1f;  // [0, 10] m/s
+    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_NE(status.error.find("sleep_speed"), std::string::npos) << status.error;
+    s.sleepSpeed = 10.5f;
+    EXPECT_FALSE(ui::applySettings(world, s, status));
+    // Refused: nothing changed, not even the checkbox that came with the bad time.
+    EXPECT_FALSE(world.settings().sleeping);
+    EXPECT_EQ(world.settings().sleepTime, before.sleepTime);
+    EXPECT_EQ(world.settings().sleepSpeed, before.sleepSpeed);
+    EXPECT_EQ(future(world, 60), expected) << "a refused edit changed the simulation";
+
+    s = before;
+    s.sleeping = true;
+    s.sleepSpeed = 0.1f;
+    s.sleepTime = 2.0f;
+    EXPECT_TRUE(ui::applySettings(world, s, status)) << status.error;
+    EXPECT_TRUE(status.ok());
+    EXPECT_TRUE(world.settings().sleeping);
+    EXPECT_EQ(world.settings().sleepSpeed, 0.1f);
+    EXPECT_EQ(world.settings().sleepTime, 2.0f);
+}
+
 TEST_F(PanelFixture, EditsWithoutSelectionOrOnDeletedBodiesAreRefused) {
     ASSERT_TRUE(world.removeBody(crate));
     editor.validate(world);

@@ -137,7 +137,8 @@ TEST_F(ImpulseSim, SummaryIsJsonWithTheContractKeys) {
     const nlohmann::json summary = nlohmann::json::parse(r.out);  // throws (fails the test) if not JSON
     for (const char* key :
          {"steps", "simulated_time", "wall_time_s", "step_time_ms", "bodies", "kinetic_energy",
-          "potential_energy", "linear_momentum", "angular_momentum", "contact_points", "max_speed"}) {
+          "potential_energy", "linear_momentum", "angular_momentum", "contact_points", "max_speed",
+          "sleeping_bodies"}) {
         EXPECT_TRUE(summary.contains(key)) << key;
     }
     EXPECT_EQ(summary["steps"], 20);
@@ -158,6 +159,25 @@ TEST_F(ImpulseSim, SummaryIsJsonWithTheContractKeys) {
     EXPECT_TRUE(summary["contact_points"].is_number_integer());
     EXPECT_GT(summary["contact_points"].get<int>(), 0);  // the box rests on the ground
     EXPECT_GE(summary["max_speed"].get<double>(), 0.0);
+    EXPECT_EQ(summary["sleeping_bodies"], 0);  // the scene does not turn sleeping on
+}
+
+// A box resting on the ground falls asleep once it has rested for sleep_time; a ball
+// spinning about the vertical (no friction stops that spin) stays awake.
+TEST_F(ImpulseSim, SummaryCountsSleepingBodies) {
+    const std::string sleepy = write("sleepy.json", R"({"version": 1,
+      "world": {"sleeping": true, "sleep_speed": 0.05, "sleep_time": 0.5},
+      "bodies": [
+        {"name": "ground", "static": true, "shape": {"type": "box", "half_extents": [10, 0.5, 10]},
+         "position": [0, -0.5, 0]},
+        {"name": "box", "shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "position": [0, 0.5, 0]},
+        {"name": "spinner", "shape": {"type": "sphere", "radius": 0.3}, "position": [3, 0.3, 0],
+         "angular_velocity": [0, 2, 0]}]})");
+    const Outcome r = run({sleepy, "--steps", "120", "--summary"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json summary = nlohmann::json::parse(r.out);
+    EXPECT_EQ(summary["sleeping_bodies"], 1) << r.out;
+    EXPECT_EQ(summary["bodies"][1]["linear_velocity"], nlohmann::json::array({0, 0, 0}));
 }
 
 TEST_F(ImpulseSim, HelpExitsZero) {

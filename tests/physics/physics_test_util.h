@@ -36,7 +36,7 @@ bool sameBits(const T& a, const T& b) {
     return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-// Bit-identical state of every body slot (kinematic state, mass properties, handles).
+// Bit-identical state of every body slot (kinematic state, sleep, mass properties, handles).
 inline ::testing::AssertionResult sameState(const World& a, const World& b) {
     const std::vector<BodyId> idsA = a.bodyIds(), idsB = b.bodyIds();
     if (idsA != idsB) return ::testing::AssertionFailure() << "different body ids";
@@ -52,7 +52,7 @@ inline ::testing::AssertionResult sameState(const World& a, const World& b) {
                           sameBits(x.staticFriction, y.staticFriction) && x.shape.type == y.shape.type &&
                           sameBits(x.shape.radius, y.shape.radius) &&
                           sameBits(x.shape.halfExtents, y.shape.halfExtents) && x.isStatic == y.isStatic &&
-                          x.name == y.name;
+                          x.asleep == y.asleep && sameBits(x.restTime, y.restTime) && x.name == y.name;
         if (!same) return ::testing::AssertionFailure() << "body " << id.index << " (" << x.name << ") differs";
     }
     if (a.stepCount() != b.stepCount()) return ::testing::AssertionFailure() << "step counts differ";

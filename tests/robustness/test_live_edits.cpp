@@ -21,8 +21,13 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 // A ground, a box resting on it, a sphere resting against the box, a box with a
 // user tensor, stepped until contacts are warm; the sphere is being dragged.
 World liveWorld() {
-    World world;
+    WorldSettings settings;
+    settings.sleeping = true;
+    settings.sleepTime = 0.25f;
+    World world(settings);
     robust::addGround(world);
+    // Asleep by the end: a refused edit must not wake it either.
+    robust::addBox(world, "sleeper", vec3(0.5f), 1.0f, vec3(4.0f, 0.5f, 0.0f));
     robust::addBox(world, "box", vec3(0.5f, 0.3f, 0.4f), 2.0f, vec3(0.0f, 0.3f, 0.0f));
     robust::addSphere(world, "ball", 0.3f, 1.0f, vec3(0.79f, 0.3f, 0.0f), vec3(-0.5f, 0.0f, 0.0f));
     BodyDef tensor;
@@ -36,6 +41,7 @@ World liveWorld() {
     world.setDragTarget(vec3(0.9f, 0.8f, 0.0f));
     world.step();
     EXPECT_GT(world.contacts().size(), 4u);
+    EXPECT_TRUE(world.body(world.findBody("sleeper")).asleep);
     return world;
 }
 
@@ -59,7 +65,8 @@ World liveWorld() {
                       a.positionIterations == b.positionIterations &&
                       test::sameBits(a.restitutionThreshold, b.restitutionThreshold) &&
                       a.restitutionCombine == b.restitutionCombine && a.frictionCombine == b.frictionCombine &&
-                      a.warmStarting == b.warmStarting;
+                      a.warmStarting == b.warmStarting && a.sleeping == b.sleeping &&
+                      test::sameBits(a.sleepSpeed, b.sleepSpeed) && test::sameBits(a.sleepTime, b.sleepTime);
     return same ? ::testing::AssertionSuccess() : ::testing::AssertionFailure() << "settings differ";
 }
 
@@ -263,6 +270,12 @@ TEST(LiveEdits, EveryKindOfBadSettingIsRefusedAndTheWorldIsBitIdentical) {
          "restitution_threshold"},
         {"absurd restitution threshold", [](WorldSettings& s) { s.restitutionThreshold = 1e6f; },
          "restitution_threshold"},
+        {"negative sleep speed", [](WorldSettings& s) { s.sleepSpeed = -0.01f; }, "sleep_speed"},
+        {"NaN sleep speed", [](WorldSettings& s) { s.sleepSpeed = kNaN; }, "sleep_speed"},
+        {"absurd sleep speed", [](WorldSettings& s) { s.sleepSpeed = 11.0f; }, "sleep_speed"},
+        {"zero sleep time", [](WorldSettings& s) { s.sleepTime = 0.0f; }, "sleep_time"},
+        {"inf sleep time", [](WorldSettings& s) { s.sleepTime = kInf; }, "sleep_time"},
+        {"absurd sleep time", [](WorldSettings& s) { s.sleepTime = 1e4f; }, "sleep_time"},
     };
     const World base = liveWorld();
     for (const SettingsEdit& c : cases) {

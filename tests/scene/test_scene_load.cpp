@@ -46,7 +46,10 @@ TEST(SceneLoad, FullSceneKeepsEveryField) {
         "restitution_threshold": 0.5,
         "restitution_combine": "multiply",
         "friction_combine": "average",
-        "warm_starting": false
+        "warm_starting": false,
+        "sleeping": true,
+        "sleep_speed": 0.125,
+        "sleep_time": 2.5
       },
       "bodies": [
         { "name": "ground", "static": true,
@@ -77,6 +80,9 @@ TEST(SceneLoad, FullSceneKeepsEveryField) {
     EXPECT_EQ(s.settings.restitutionCombine, RestitutionCombine::Multiply);
     EXPECT_EQ(s.settings.frictionCombine, FrictionCombine::Average);
     EXPECT_FALSE(s.settings.warmStarting);
+    EXPECT_TRUE(s.settings.sleeping);
+    EXPECT_EQ(s.settings.sleepSpeed, 0.125f);
+    EXPECT_EQ(s.settings.sleepTime, 2.5f);
     ASSERT_EQ(s.bodies.size(), 3u);
 
     const BodyDef& ground = s.bodies[0];
@@ -129,6 +135,9 @@ TEST(SceneLoad, DefaultsApply) {
     EXPECT_EQ(s.settings.restitutionCombine, defaults.restitutionCombine);
     EXPECT_EQ(s.settings.frictionCombine, defaults.frictionCombine);
     EXPECT_EQ(s.settings.warmStarting, defaults.warmStarting);
+    EXPECT_FALSE(s.settings.sleeping);  // off unless a scene asks for it
+    EXPECT_EQ(s.settings.sleepSpeed, defaults.sleepSpeed);
+    EXPECT_EQ(s.settings.sleepTime, defaults.sleepTime);
 
     ASSERT_EQ(s.bodies.size(), 1u);
     const BodyDef& b = s.bodies[0];
@@ -260,6 +269,11 @@ std::vector<BadInput> badInputs() {
          "expected a boolean"},
         {"combine rule as number", withWorld(R"("friction_combine": 2)"), "world.friction_combine",
          "expected a string"},
+        {"sleeping as string", withWorld(R"("sleeping": "yes")"), "world.sleeping", "expected a boolean"},
+        {"sleep_speed as boolean", withWorld(R"("sleep_speed": true)"), "world.sleep_speed",
+         "expected a number, got a boolean"},
+        {"sleep_time as array", withWorld(R"("sleep_time": [1])"), "world.sleep_time",
+         "expected a number, got an array"},
         // required keys and shapes
         {"missing shape", oneBody(R"("position": [0, 0, 0])"), "bodies[0].shape", "required key is missing"},
         {"missing position", oneBody(R"("shape": {"type": "sphere", "radius": 1})"), "bodies[0].position",
@@ -325,6 +339,14 @@ std::vector<BadInput> badInputs() {
         {"timestep zero", withWorld(R"("timestep": 0)"), "world.timestep", "must be a number in"},
         {"timestep negative", withWorld(R"("timestep": -0.01)"), "world.timestep", "must be a number in"},
         {"gravity too strong", withWorld(R"("gravity": [0, -1e5, 0])"), "world.gravity", "magnitude"},
+        {"sleep_speed negative", withWorld(R"("sleep_speed": -0.01)"), "world.sleep_speed",
+         "must be a number in [0, 10] m/s"},
+        {"sleep_speed above 10", withWorld(R"("sleep_speed": 11)"), "world.sleep_speed",
+         "must be a number in [0, 10] m/s"},
+        {"sleep_time zero", withWorld(R"("sleep_time": 0)"), "world.sleep_time",
+         "must be a number in (0, 1000] s"},
+        {"sleep_time too long", withWorld(R"("sleeping": true, "sleep_time": 1001)"), "world.sleep_time",
+         "must be a number in (0, 1000] s"},
         {"gravity overflows", withWorld(R"("gravity": [0, 1e400, 0])"), "world.gravity[1]",
          "number overflow"},
     };

@@ -88,6 +88,9 @@ void expectSameScene(const Scene& a, const Scene& b) {
     EXPECT_EQ(a.settings.restitutionCombine, b.settings.restitutionCombine);
     EXPECT_EQ(a.settings.frictionCombine, b.settings.frictionCombine);
     EXPECT_EQ(a.settings.warmStarting, b.settings.warmStarting);
+    EXPECT_EQ(a.settings.sleeping, b.settings.sleeping);
+    EXPECT_TRUE(same(a.settings.sleepSpeed, b.settings.sleepSpeed));
+    EXPECT_TRUE(same(a.settings.sleepTime, b.settings.sleepTime));
     ASSERT_EQ(a.bodies.size(), b.bodies.size());
     for (std::size_t i = 0; i < a.bodies.size(); ++i) {
         SCOPED_TRACE("bodies[" + std::to_string(i) + "]");
@@ -138,6 +141,9 @@ Scene handMadeScene() {
     s.settings.restitutionCombine = RestitutionCombine::Average;
     s.settings.frictionCombine = FrictionCombine::Min;
     s.settings.warmStarting = false;
+    s.settings.sleeping = true;
+    s.settings.sleepSpeed = 0.03f;
+    s.settings.sleepTime = 1.0f / 3.0f;
 
     BodyDef ground;
     ground.name = "ground";
@@ -241,6 +247,9 @@ TEST(SceneRoundTrip, RandomScenesAreBitExact) {
         s.settings.restitutionCombine = static_cast<RestitutionCombine>(rng() % 4);
         s.settings.frictionCombine = static_cast<FrictionCombine>(rng() % 4);
         s.settings.warmStarting = rng() % 2 == 0;
+        s.settings.sleeping = rng() % 2 == 0;
+        s.settings.sleepSpeed = uniform(0.0f, 10.0f);
+        s.settings.sleepTime = logUniform(1e-3f, 999.0f);
         for (int i = 0; i < 50; ++i) {
             BodyDef b;
             b.name = "b" + std::to_string(i);
