@@ -9,7 +9,8 @@
 // it for M simulated minutes while a seeded script grabs and drags bodies
 // (World::beginDrag / setDragTarget / endDrag), spawns (some fast), removes and
 // edits bodies (materials, mass, tensor, size, teleport, static on/off) and
-// changes world settings. Every step it checks:
+// changes world settings (sleeping among them: half the worlds start with it on).
+// Every step it checks:
 //
 //  1. finiteness: the step guard did not fire (World::lastRecovery() is empty)
 //     and no body state is non-finite;
@@ -206,6 +207,7 @@ struct Stats {
     double maxEnergyGrowth = 0.0;           // J, largest E - baseline seen between inputs
     double maxEnergyGrowthRatio = 0.0;      // of the tolerance
     float deepestGround = 0.0f;             // m, deepest a body's lowest point went below y = 0
+    int mostAsleep = 0;                     // bodies asleep after one step, at most
     long long failures = 0;
     long long warnings = 0;  // --lenient: energy and depth excursions
 };
@@ -227,6 +229,7 @@ public:
             if (!gDumpDir.empty() && !dumped_) before_ = world_;
             world_.step();
             time += dt;
+            stats_.mostAsleep = std::max(stats_.mostAsleep, world_.stats().sleepingBodies);
             check(i, input);
         }
         stats_.steps = steps;
@@ -242,6 +245,7 @@ private:
         WorldSettings settings;
         settings.velocityIterations = 8 + rng_.below(13);
         settings.substeps = rng_.chance(0.3f) ? 2 : 1;
+        settings.sleeping = rng_.chance(0.5f);
         world_ = World(settings);
         BodyDef ground;
         ground.name = "ground";
@@ -415,12 +419,16 @@ private:
 
     void editSettings() {
         WorldSettings s = world_.settings();
-        switch (rng_.below(6)) {
+        switch (rng_.below(7)) {
             case 0: s.restitutionCombine = static_cast<RestitutionCombine>(rng_.below(4)); break;
             case 1: s.frictionCombine = static_cast<FrictionCombine>(rng_.below(4)); break;
             case 2: s.velocityIterations = 4 + rng_.below(27); break;
             case 3: s.positionIterations = 1 + rng_.below(4); break;
             case 4: s.substeps = 1 + rng_.below(3); break;
+            case 5:
+                s.sleeping = !s.sleeping;
+                s.sleepTime = rng_.uniform(0.1f, 1.0f);
+                break;
             default: s.gravity = vec3(0.0f, -rng_.uniform(4.0f, 20.0f), 0.0f); break;
         }
         if (Validation error = world_.setSettings(s)) {
@@ -657,10 +665,12 @@ int main(int argc, char** argv) {
         const Stats r = Soak(s, verbose).run(minutes);
         std::printf(
             "seed %llu: %.1f s simulated (%lld steps) in %.2f s wall; bodies %d..%d; %lld spawns, %lld removals, "
-            "%lld edits, %lld settings edits, %lld drags, %lld left the arena; %lld checks; max energy growth "
-            "between inputs %.4g J (%.1f%% of tolerance); deepest in ground %.4f m; %lld failures, %lld warnings\n",
+            "%lld edits, %lld settings edits, %lld drags, %lld left the arena; at most %d asleep; %lld checks; max "
+            "energy growth between inputs %.4g J (%.1f%% of tolerance); deepest in ground %.4f m; %lld failures, "
+            "%lld warnings\n",
             static_cast<unsigned long long>(s), r.simulatedSeconds, r.steps, r.wallSeconds, r.minBodies, r.maxBodies,
-            r.spawns, r.removals, r.edits, r.settingsEdits, r.drags, r.leftArena, r.checks, r.maxEnergyGrowth,
+            r.spawns, r.removals, r.edits, r.settingsEdits, r.drags, r.leftArena, r.mostAsleep, r.checks,
+            r.maxEnergyGrowth,
             100.0 * r.maxEnergyGrowthRatio, r.deepestGround, r.failures, r.warnings);
         std::fflush(stdout);
         total.steps += r.steps;
