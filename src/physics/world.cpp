@@ -376,8 +376,11 @@ void World::step(float dt) {
     } else if (settings_.sleeping) {
         updateSleep(dt);
     }
+    // Without sleeping nobody sleeps: setSettings woke everyone when it was switched off.
     stats_.sleepingBodies = 0;
-    for (const Body& body : bodies_) stats_.sleepingBodies += body.isAlive() && body.asleep;
+    if (settings_.sleeping) {
+        for (const Body& body : bodies_) stats_.sleepingBodies += body.isAlive() && body.asleep;
+    }
     ++stepCount_;
 }
 
