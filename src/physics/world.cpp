@@ -378,8 +378,10 @@ void World::step(float dt) {
     }
     // Without sleeping nobody sleeps: setSettings woke everyone when it was switched off.
     stats_.sleepingBodies = 0;
+    stats_.sleepingContactPoints = 0;
     if (settings_.sleeping) {
         for (const Body& body : bodies_) stats_.sleepingBodies += body.isAlive() && body.asleep;
+        for (const ContactManifold& m : internals_->sleepingManifolds) stats_.sleepingContactPoints += m.pointCount;
     }
     ++stepCount_;
 }

@@ -120,7 +120,8 @@ struct StepStats {
     int candidatePairs = 0;  ///< broadphase AABB overlaps
     int manifolds = 0;       ///< pairs with at least one point
     int contactPoints = 0;
-    int sleepingBodies = 0;  ///< their contacts are kept, but neither solved nor counted above
+    int sleepingBodies = 0;         ///< their contacts are kept, but neither solved nor counted above
+    int sleepingContactPoints = 0;  ///< the points of those kept contacts
 };
 
 class World {

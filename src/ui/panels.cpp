@@ -581,6 +581,10 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
         ImGui::Text("bodies %d  pairs %d", world.bodyCount(), st.candidatePairs);
     }
     ImGui::Text("manifolds %d  contact points %d", st.manifolds, st.contactPoints);
+    if (st.sleepingContactPoints > 0) {
+        // The Contact inspector lists these too: say why they are not counted above.
+        ImGui::Text("kept asleep, unsolved: %d contact points", st.sleepingContactPoints);
+    }
     ImGui::Text("E = KE %.2f + PE %.2f = %.2f J", static_cast<double>(s.kinetic), static_cast<double>(s.potential),
                 static_cast<double>(s.total));
     ImGui::Text("|p| %.3f kg m/s  |L| %.3f kg m^2/s", static_cast<double>(s.linearMomentum),

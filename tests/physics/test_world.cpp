@@ -645,6 +645,7 @@ TEST(WorldSleep, RestingBoxSleepsAfterSleepTimeStillCarryingItsWeight) {
     EXPECT_TRUE(test::sameBits(world.body(box).orientation, before.orientation));
     EXPECT_EQ(world.stats().sleepingBodies, 1);
     EXPECT_EQ(world.stats().manifolds, 0);
+    EXPECT_EQ(world.stats().sleepingContactPoints, 4);
     // Its contacts are kept and still show the weight they carried: sum j_n = m g dt (1%).
     float total = 0.0f;
     for (const ContactPointInfo& c : world.contacts()) total += c.normalImpulse;
