@@ -743,13 +743,7 @@ std::optional<RayHit> World::rayCast(const vec3& origin, const vec3& direction, 
 
 std::vector<ContactPointInfo> World::contacts() const {
     std::vector<ContactPointInfo> result;
-    // Sleeping islands' contacts too: they hold what they held when the island fell asleep.
-    std::vector<const ContactManifold*> all;
-    for (const auto* list : {&internals_->manifolds, &internals_->sleepingManifolds}) {
-        for (const ContactManifold& manifold : *list) all.push_back(&manifold);
-    }
-    for (const ContactManifold* each : all) {
-        const ContactManifold& manifold = *each;
+    const auto addPoints = [&](const ContactManifold& manifold) {
         const Body& a = bodies_[manifold.a];
         const Body& b = bodies_[manifold.b];
         for (int i = 0; i < manifold.pointCount; ++i) {
@@ -785,7 +779,10 @@ std::vector<ContactPointInfo> World::contacts() const {
             info.warmStarted = point.warmStarted;
             result.push_back(info);
         }
-    }
+    };
+    for (const ContactManifold& manifold : internals_->manifolds) addPoints(manifold);
+    // Sleeping islands' contacts too: they hold what they held when the island fell asleep.
+    for (const ContactManifold& manifold : internals_->sleepingManifolds) addPoints(manifold);
     return result;
 }
 
