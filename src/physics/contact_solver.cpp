@@ -587,33 +587,46 @@ Mat3W gatherInverseInertia(const std::vector<mat3>& inverseInertia, const uint32
     return out;
 }
 
-// The wide ConstraintAxis of direction d; `present` masks lanes that have
-// this point (the others get zero mass, so they solve to zero impulses).
-// Returns the two angular terms (r x d).(I^-1 (r x d)) of A and B.
-std::pair<FloatW, FloatW> computeAxis(AxisLanes& out, const Vec3W& rA, const Vec3W& rB, const Vec3W& d,
-                                      const Mat3W& inverseInertiaA, const Mat3W& inverseInertiaB,
-                                      FloatW inverseMasses, FloatW present) {
-    const Vec3W rAxD = cross(rA, d), rBxD = cross(rB, d);
-    const Vec3W turnA = inverseInertiaA * rAxD, turnB = inverseInertiaB * rBxD;
-    const FloatW angularA = dot(rAxD, turnA), angularB = dot(rBxD, turnB);
-    const FloatW k = inverseMasses + angularA + angularB;
-    const FloatW zero = splat(0.0f);
-    store(out.rAxD, rAxD);
-    store(out.rBxD, rBxD);
-    store(out.turnA, turnA);
-    store(out.turnB, turnB);
-    // max() keeps lanes with k = 0 (an empty lane) from dividing by zero.
-    const FloatW mass = select(greater(k, zero), splat(1.0f) / max(k, splat(1e-30f)), zero);
-    store(out.mass, select(present, mass, zero));
-    return {angularA, angularB};
-}
-
 struct AxisW {
     Vec3W rAxD, rBxD, turnA, turnB;
     FloatW mass;
 };
+
+// The wide ConstraintAxis of direction d; `present` masks lanes that have
+// this point (the others get zero mass, so they solve to zero impulses).
+AxisW computeAxis(const Vec3W& rA, const Vec3W& rB, const Vec3W& d, const Mat3W& inverseInertiaA,
+                  const Mat3W& inverseInertiaB, FloatW inverseMasses, FloatW present) {
+    AxisW axis;
+    axis.rAxD = cross(rA, d);
+    axis.rBxD = cross(rB, d);
+    axis.turnA = inverseInertiaA * axis.rAxD;
+    axis.turnB = inverseInertiaB * axis.rBxD;
+    const FloatW k = inverseMasses + dot(axis.rAxD, axis.turnA) + dot(axis.rBxD, axis.turnB);
+    const FloatW zero = splat(0.0f);
+    // max() keeps lanes with k = 0 (an empty lane) from dividing by zero.
+    const FloatW mass = select(greater(k, zero), splat(1.0f) / max(k, splat(1e-30f)), zero);
+    axis.mass = select(present, mass, zero);
+    return axis;
+}
+
+void store(AxisLanes& out, const AxisW& axis) {
+    store(out.rAxD, axis.rAxD);
+    store(out.rBxD, axis.rBxD);
+    store(out.turnA, axis.turnA);
+    store(out.turnB, axis.turnB);
+    store(out.mass, axis.mass);
+}
+void store(TangentLanes& out, const AxisW& axis) {
+    store(out.turnA, axis.turnA);
+    store(out.turnB, axis.turnB);
+    store(out.mass, axis.mass);
+}
 AxisW load(const AxisLanes& lanes) {
     return {load(lanes.rAxD), load(lanes.rBxD), load(lanes.turnA), load(lanes.turnB), load(lanes.mass)};
+}
+// The same products of the same floats as computeAxis: bit for bit what it found.
+AxisW load(const TangentLanes& lanes, const Vec3W& rA, const Vec3W& rB, const Vec3W& d) {
+    return {cross(rA, d), cross(rB, d), load(lanes.turnA), load(lanes.turnB), load(lanes.mass)};
 }
 
 // One 8-float block of each lane's body, transposed: columns 0-2 and 3-5 are
@@ -690,16 +703,21 @@ void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold
             setLane(rB, lane, manifolds[size_t(m)].points[i].rB);
         }
         BatchPoint& p = points[i];
+        p.rA = rA;
+        p.rB = rB;
         const Vec3W ra = load(rA), rb = load(rB);
         const FloatW mask = load(present);
         // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
-        const auto [angularA, angularB] =
-            computeAxis(p.normal, ra, rb, normal, inverseInertiaA, inverseInertiaB, inverseMasses, mask);
-        computeAxis(p.tangent[0], ra, rb, tangent0, inverseInertiaA, inverseInertiaB, inverseMasses, mask);
-        computeAxis(p.tangent[1], ra, rb, tangent1, inverseInertiaA, inverseInertiaB, inverseMasses, mask);
+        const auto axisAlong = [&](const Vec3W& d) {
+            return computeAxis(ra, rb, d, inverseInertiaA, inverseInertiaB, inverseMasses, mask);
+        };
+        const AxisW normalAxis = axisAlong(normal);
+        store(p.normal, normalAxis);
+        store(p.tangent[0], axisAlong(tangent0));
+        store(p.tangent[1], axisAlong(tangent1));
         Lanes termA, termB;
-        store(termA, angularA);
-        store(termB, angularB);
+        store(termA, dot(normalAxis.rAxD, normalAxis.turnA));
+        store(termB, dot(normalAxis.rBxD, normalAxis.turnB));
         for (int lane = 0; lane < kSimdWidth; ++lane) {
             const int32_t m = batch.constraint[lane];
             if (m < 0 || i >= manifolds[size_t(m)].pointCount) continue;
@@ -743,6 +761,7 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
 
     data.batches.clear();
     data.batchPoints.clear();
+    data.batchPointsOnce.clear();
     data.colourStarts.clear();
     data.overflowFrom = ~size_t(0);
     uint32_t lastColour = ~0u;
@@ -757,7 +776,9 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
         batch.firstPoint = uint32_t(data.batchPoints.size());
         batch.pointCount = data.constraints[order[next]].pointCount;
         data.batchPoints.resize(data.batchPoints.size() + size_t(batch.pointCount));
+        data.batchPointsOnce.resize(data.batchPoints.size());
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
         const int laneCount = colour == kOverflowColour ? 1 : kSimdWidth;
         for (int lane = 0; lane < kSimdWidth; ++lane) {
             const bool filled = lane < laneCount && next < count && keyOf[order[next]] / kMaxManifoldPoints == colour;
@@ -782,15 +803,16 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
             for (int i = 0; i < c.pointCount; ++i) {
                 const ConstraintPoint& cp = c.points[i];
                 BatchPoint& p = points[i];
-                setLane(p.anchorA, lane, cp.anchorA);
-                setLane(p.anchorB, lane, cp.anchorB);
-                setLane(p.adjustedSeparation, lane, cp.adjustedSeparation);
+                BatchPointOnce& once = pointsOnce[i];
+                setLane(once.anchorA, lane, cp.anchorA);
+                setLane(once.anchorB, lane, cp.anchorB);
+                setLane(once.adjustedSeparation, lane, cp.adjustedSeparation);
                 setLane(p.separation, lane, cp.separation);
                 setLane(p.friction, lane, c.pointFriction[i]);
                 setLane(p.normalImpulse, lane, cp.normalImpulse);
                 setLane(p.tangentImpulse[0], lane, cp.tangentImpulse[0]);
                 setLane(p.tangentImpulse[1], lane, cp.tangentImpulse[1]);
-                setLane(p.stepNormalImpulse, lane, cp.stepNormalImpulse);
+                setLane(once.stepNormalImpulse, lane, cp.stepNormalImpulse);
                 batch.mayBounce = batch.mayBounce || cp.mayBounce;
             }
         }
@@ -830,11 +852,13 @@ void storeBatchImpulses(ContactSolverData& data) {
     data.deepestSeparation = 0.0f;
     for (const ContactBatch& batch : data.batches) {
         const BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        const BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
         for (int lane = 0; lane < kSimdWidth; ++lane) {
             if (batch.constraint[lane] < 0) continue;
             ContactConstraint& c = data.constraints[size_t(batch.constraint[lane])];
             for (int i = 0; i < c.pointCount; ++i) {
                 const BatchPoint& p = points[i];
+                const BatchPointOnce& once = pointsOnce[i];
                 ConstraintPoint& cp = c.points[i];
                 data.deepestSeparation = std::min(data.deepestSeparation, p.separation.v[lane]);
                 cp.normalImpulse = p.normalImpulse.v[lane];
@@ -843,10 +867,10 @@ void storeBatchImpulses(ContactSolverData& data) {
                 cp.tangentImpulse[1] = p.tangentImpulse[1].v[lane];
                 // With the last sub-step's impulses (see beginSubStep). The tangents
                 // are fixed for the step, so the sums along them add up to the vector.
-                cp.stepNormalImpulse = p.stepNormalImpulse.v[lane] + cp.normalImpulse;
+                cp.stepNormalImpulse = once.stepNormalImpulse.v[lane] + cp.normalImpulse;
                 cp.stepFrictionImpulse +=
-                    (p.stepTangentImpulse[0].v[lane] + cp.tangentImpulse[0]) * c.tangent[0] +
-                    (p.stepTangentImpulse[1].v[lane] + cp.tangentImpulse[1]) * c.tangent[1];
+                    (once.stepTangentImpulse[0].v[lane] + cp.tangentImpulse[0]) * c.tangent[0] +
+                    (once.stepTangentImpulse[1].v[lane] + cp.tangentImpulse[1]) * c.tangent[1];
             }
         }
     }
@@ -859,11 +883,15 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTea
         // The impulses a sub-step ends with are all it applied (warm start and
         // sweeps): they count towards the step's totals.
         if (!first) {
+            BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
             for (int i = 0; i < batch.pointCount; ++i) {
-                BatchPoint& p = points[i];
-                store(p.stepNormalImpulse, load(p.stepNormalImpulse) + load(p.normalImpulse));
-                store(p.stepTangentImpulse[0], load(p.stepTangentImpulse[0]) + load(p.tangentImpulse[0]));
-                store(p.stepTangentImpulse[1], load(p.stepTangentImpulse[1]) + load(p.tangentImpulse[1]));
+                const BatchPoint& p = points[i];
+                BatchPointOnce& once = pointsOnce[i];
+                store(once.stepNormalImpulse, load(once.stepNormalImpulse) + load(p.normalImpulse));
+                for (int k = 0; k < 2; ++k) {
+                    Lanes& total = once.stepTangentImpulse[k];
+                    store(total, load(total) + load(p.tangentImpulse[k]));
+                }
             }
         }
         if (!warmStart) {
@@ -948,7 +976,9 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
             const FloatW old0 = load(p.tangentImpulse[0]), old1 = load(p.tangentImpulse[1]);
             const FloatW normalImpulse = load(p.normalImpulse);
             if (!anyLane(notEqual(normalImpulse, zero) | notEqual(old0, zero) | notEqual(old1, zero))) continue;
-            const AxisW axis0 = load(p.tangent[0]), axis1 = load(p.tangent[1]);
+            const Vec3W rA = load(p.rA), rB = load(p.rB);
+            const AxisW axis0 = load(p.tangent[0], rA, rB, tangent[0]);
+            const AxisW axis1 = load(p.tangent[1], rA, rB, tangent[1]);
             // The impulse that would stop sliding, per tangent direction...
             const FloatW lambda0 = -axis0.mass * axisVelocity(vA, wA, vB, wB, tangent[0], axis0);
             const FloatW lambda1 = -axis1.mass * axisVelocity(vA, wA, vB, wB, tangent[1], axis1);
@@ -1170,12 +1200,14 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
         const FloatW turnsA = load(batch.anchorTurnsA), turnsB = load(batch.anchorTurnsB);
         const Vec3W normal = load(batch.normal);
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        const BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
         for (int i = 0; i < batch.pointCount; ++i) {
             BatchPoint& p = points[i];
-            const Vec3W anchorA = load(p.anchorA), anchorB = load(p.anchorB);
+            const BatchPointOnce& once = pointsOnce[i];
+            const Vec3W anchorA = load(once.anchorA), anchorB = load(once.anchorB);
             const Vec3W turnedA = select(turnsA, rotate(orientationA, anchorA), anchorA);
             const Vec3W turnedB = select(turnsB, rotate(orientationB, anchorB), anchorB);
-            store(p.separation, dot(moved + turnedB - turnedA, normal) + load(p.adjustedSeparation));
+            store(p.separation, dot(moved + turnedB - turnedA, normal) + load(once.adjustedSeparation));
             store(p.pushImpulse, zero);
         }
     }

@@ -133,20 +133,38 @@ struct AxisLanes {
     Lanes3 rAxD, rBxD, turnA, turnB;
     Lanes mass;
 };
+/// A friction axis without its r x d: the solve sweep, the only one to read
+/// friction, computes them again from BatchPoint::rA and rB, which costs less
+/// than streaming them from memory in every sweep (see BatchPoint).
+struct TangentLanes {
+    Lanes3 turnA, turnB;
+    Lanes mass;
+};
 
-/// Lane-parallel form of the i-th point of each lane's manifold. A lane whose
-/// manifold has fewer points holds zeros here, which solve to zero impulses.
+/// Lane-parallel form of the i-th point of each lane's manifold: what the
+/// sweeps read, several times a sub-step. In a large scene these arrays do not
+/// fit in the caches and the sweeps run at the speed of memory, so they hold
+/// nothing else, in the order the sweeps read them: first what the relax sweep
+/// reads, then what only the solve sweep adds. A lane whose manifold has fewer
+/// points holds zeros here, which solve to zero impulses.
 struct BatchPoint {
     AxisLanes normal;
-    AxisLanes tangent[2];
-    Lanes3 anchorA, anchorB;
-    Lanes adjustedSeparation;
     Lanes separation;  ///< now: after the last move
-    Lanes friction;    ///< mu
     Lanes normalImpulse;
+    Lanes closingVelocity;  ///< most negative v_n met while pushing (tracked in batches that may bounce)
+    Lanes3 rA, rB;          ///< lever arms at the start of the step, world
+    TangentLanes tangent[2];
+    Lanes friction;  ///< mu
     Lanes tangentImpulse[2];
     Lanes pushImpulse;  ///< split (position-only) impulse of this sub-step
-    Lanes closingVelocity;  ///< most negative v_n met while pushing (tracked in batches that may bounce)
+};
+
+/// The rest of a batched point, read once a sub-step (by beginSubStep and
+/// integrateSolverPositions), apart from BatchPoint so that the sweeps do not
+/// stream it. Same index as the point's BatchPoint.
+struct BatchPointOnce {
+    Lanes3 anchorA, anchorB;
+    Lanes adjustedSeparation;
     Lanes stepNormalImpulse;
     Lanes stepTangentImpulse[2];
 };
@@ -157,7 +175,7 @@ struct BatchPoint {
 struct ContactBatch {
     uint32_t a[kSimdWidth] = {}, b[kSimdWidth] = {};  ///< solver slots; an empty lane uses slot 0 twice
     int32_t constraint[kSimdWidth] = {};             ///< index into constraints, -1 for an empty lane
-    uint32_t firstPoint = 0;                          ///< into ContactSolverData::batchPoints
+    uint32_t firstPoint = 0;                          ///< into ContactSolverData::batchPoints (and ...Once)
     int pointCount = 0;                               ///< the most points of any lane
     /// A lane holds a body whose inertia is not isotropic. Its tensor turns
     /// with it, so the batch's effective masses are computed again every
@@ -195,6 +213,7 @@ struct ContactSolverData {
     std::vector<uint32_t> supportLevel;      ///< per slot: steps of touching contacts down to a static body
     std::vector<uint32_t> supportEdgeStart, supportEdges;  ///< scratch: the touching contact graph
     std::vector<BatchPoint> batchPoints;
+    std::vector<BatchPointOnce> batchPointsOnce;  ///< parallel to batchPoints
     std::vector<uint64_t> slotColours;      ///< per solver slot: the colours its constraints use
     std::vector<uint32_t> batchOrder;       ///< scratch: constraints sorted by colour
     std::vector<uint32_t> impactGroup;      ///< scratch of the bounce energy limit: union-find parent per slot
