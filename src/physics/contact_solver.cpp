@@ -169,6 +169,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         solverBody.inverseMass = body.inverseMass;
         solverBody.angularVelocity = body.angularVelocity;
         solverBody.orientation = body.orientation;
+        if (body.hasIsotropicInertia()) solverBody.inverseInertia = body.inverseInertiaBody[0][0];
         data.bodies.push_back(solverBody);
         data.inverseInertia.push_back(body.inverseInertiaWorld);
         if (!body.hasIsotropicInertia()) data.gyroscopicSlots.push_back(slot);
@@ -609,24 +610,25 @@ AxisW computeAxis(const Vec3W& rA, const Vec3W& rB, const Vec3W& d, const Mat3W&
     return axis;
 }
 
-void store(AxisLanes& out, const AxisW& axis) {
-    store(out.rAxD, axis.rAxD);
-    store(out.rBxD, axis.rBxD);
-    store(out.turnA, axis.turnA);
-    store(out.turnB, axis.turnB);
-    store(out.mass, axis.mass);
-}
-void store(TangentLanes& out, const AxisW& axis) {
-    store(out.turnA, axis.turnA);
-    store(out.turnB, axis.turnB);
-    store(out.mass, axis.mass);
-}
-AxisW load(const AxisLanes& lanes) {
-    return {load(lanes.rAxD), load(lanes.rBxD), load(lanes.turnA), load(lanes.turnB), load(lanes.mass)};
-}
-// The same products of the same floats as computeAxis: bit for bit what it found.
-AxisW load(const TangentLanes& lanes, const Vec3W& rA, const Vec3W& rB, const Vec3W& d) {
-    return {cross(rA, d), cross(rB, d), load(lanes.turnA), load(lanes.turnB), load(lanes.mass)};
+// Where a batch's turn vectors I^-1 (r x d) come from: the batch's
+// BatchPointTurns, or (every body isotropic, or static) the bodies' scalar
+// inverse inertia times r x d. The world tensor of an isotropic body is that
+// scalar times the identity exactly (worldInverseInertia), so both give what
+// computeAxis found, up to the sign of a zero.
+struct TurnSource {
+    const BatchPointTurns* turns;  ///< the batch's first point's, or null
+    FloatW inverseInertiaA, inverseInertiaB;
+    AxisW axis(const Vec3W& rAxD, const Vec3W& rBxD, FloatW mass, int point, int direction) const {
+        if (turns != nullptr) {
+            const BatchPointTurns& t = turns[point];
+            return {rAxD, rBxD, load(t.turnA[direction]), load(t.turnB[direction]), mass};
+        }
+        return {rAxD, rBxD, inverseInertiaA * rAxD, inverseInertiaB * rBxD, mass};
+    }
+};
+
+BatchPointTurns* turnsOf(ContactSolverData& data, const ContactBatch& batch) {
+    return batch.followsTurn ? &data.batchPointTurns[batch.firstTurns] : nullptr;
 }
 
 // One 8-float block of each lane's body, transposed: columns 0-2 and 3-5 are
@@ -649,8 +651,8 @@ struct BodyBlock {
     void store() { transposeStore(rows, columns); }
 };
 static_assert(offsetof(SolverBody, linearVelocity) == 0 && offsetof(SolverBody, angularVelocity) == 12 &&
-                  offsetof(SolverBody, inverseMass) == 24,
-              "velocity block: v, w, 1/m");
+                  offsetof(SolverBody, inverseMass) == 24 && offsetof(SolverBody, inverseInertia) == 28,
+              "velocity block: v, w, 1/m, scalar I^-1");
 static_assert(offsetof(SolverBody, pushLinearVelocity) == 32 && offsetof(SolverBody, pushAngularVelocity) == 44,
               "push block: v, w");
 static_assert(offsetof(SolverBody, deltaPosition) == 64 && offsetof(SolverBody, orientation) == 76,
@@ -682,7 +684,7 @@ namespace {
 // lever arms of the start of the step; the inspector's terms go back to the
 // manifolds' points.
 void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold>& manifolds, const ContactBatch& batch,
-                      BatchPoint* points) {
+                      BatchPoint* points, BatchPointTurns* turns) {
     const Mat3W inverseInertiaA = gatherInverseInertia(data.inverseInertia, batch.a);
     const Mat3W inverseInertiaB = gatherInverseInertia(data.inverseInertia, batch.b);
     Lanes inverseMassSums;  // 1/m_A + 1/m_B
@@ -711,10 +713,17 @@ void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold
         const auto axisAlong = [&](const Vec3W& d) {
             return computeAxis(ra, rb, d, inverseInertiaA, inverseInertiaB, inverseMasses, mask);
         };
-        const AxisW normalAxis = axisAlong(normal);
-        store(p.normal, normalAxis);
-        store(p.tangent[0], axisAlong(tangent0));
-        store(p.tangent[1], axisAlong(tangent1));
+        const AxisW axes[3] = {axisAlong(normal), axisAlong(tangent0), axisAlong(tangent1)};
+        const AxisW& normalAxis = axes[0];
+        store(p.rAxN, normalAxis.rAxD);
+        store(p.rBxN, normalAxis.rBxD);
+        store(p.normalMass, normalAxis.mass);
+        store(p.tangentMass[0], axes[1].mass);
+        store(p.tangentMass[1], axes[2].mass);
+        for (int d = 0; d < 3 && turns != nullptr; ++d) {
+            store(turns[i].turnA[d], axes[d].turnA);
+            store(turns[i].turnB[d], axes[d].turnB);
+        }
         Lanes termA, termB;
         store(termA, dot(normalAxis.rAxD, normalAxis.turnA));
         store(termB, dot(normalAxis.rBxD, normalAxis.turnB));
@@ -724,9 +733,9 @@ void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold
             ContactPoint& point = manifolds[size_t(m)].points[i];
             point.angularTermA = termA.v[lane];
             point.angularTermB = termB.v[lane];
-            point.normalMass = p.normal.mass.v[lane];
-            point.tangentMass[0] = p.tangent[0].mass.v[lane];
-            point.tangentMass[1] = p.tangent[1].mass.v[lane];
+            point.normalMass = p.normalMass.v[lane];
+            point.tangentMass[0] = p.tangentMass[0].v[lane];
+            point.tangentMass[1] = p.tangentMass[1].v[lane];
         }
     }
 }
@@ -762,6 +771,7 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
     data.batches.clear();
     data.batchPoints.clear();
     data.batchPointsOnce.clear();
+    data.batchPointTurns.clear();
     data.colourStarts.clear();
     data.overflowFrom = ~size_t(0);
     uint32_t lastColour = ~0u;
@@ -816,12 +826,16 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
                 batch.mayBounce = batch.mayBounce || cp.mayBounce;
             }
         }
-        computeBatchAxes(data, manifolds, batch, points);
         const auto turnsWithL = [&](uint32_t slot) {
             return std::binary_search(data.gyroscopicSlots.begin(), data.gyroscopicSlots.end(), slot);
         };
         batch.followsTurn = std::any_of(std::begin(batch.a), std::end(batch.a), turnsWithL) ||
                             std::any_of(std::begin(batch.b), std::end(batch.b), turnsWithL);
+        if (batch.followsTurn) {
+            batch.firstTurns = uint32_t(data.batchPointTurns.size());
+            data.batchPointTurns.resize(data.batchPointTurns.size() + size_t(batch.pointCount));
+        }
+        computeBatchAxes(data, manifolds, batch, points, turnsOf(data, batch));
     }
     data.colourStarts.push_back(uint32_t(data.batches.size()));
 }
@@ -906,17 +920,26 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTea
         BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
         Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
         const FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
+        const FloatW inverseInertiaA = blockA.columns[7], inverseInertiaB = blockB.columns[7];
         const Vec3W normal = load(batch.normal), tangent0 = load(batch.tangent[0]), tangent1 = load(batch.tangent[1]);
+        const BatchPointTurns* turns = turnsOf(data, batch);
         for (int i = 0; i < batch.pointCount; ++i) {
             BatchPoint& p = points[i];
             // Normal and friction impulses of the last sub-step as one impulse.
             const FloatW normalImpulse = load(p.normalImpulse);
             const FloatW tangentImpulse0 = load(p.tangentImpulse[0]), tangentImpulse1 = load(p.tangentImpulse[1]);
             const Vec3W impulse = normalImpulse * normal + (tangentImpulse0 * tangent0 + tangentImpulse1 * tangent1);
-            const Vec3W turnA = normalImpulse * load(p.normal.turnA) + tangentImpulse0 * load(p.tangent[0].turnA) +
-                                tangentImpulse1 * load(p.tangent[1].turnA);
-            const Vec3W turnB = normalImpulse * load(p.normal.turnB) + tangentImpulse0 * load(p.tangent[0].turnB) +
-                                tangentImpulse1 * load(p.tangent[1].turnB);
+            Vec3W turnA, turnB;
+            if (turns != nullptr) {
+                const BatchPointTurns& t = turns[i];
+                turnA = normalImpulse * load(t.turnA[0]) + tangentImpulse0 * load(t.turnA[1]) +
+                        tangentImpulse1 * load(t.turnA[2]);
+                turnB = normalImpulse * load(t.turnB[0]) + tangentImpulse0 * load(t.turnB[1]) +
+                        tangentImpulse1 * load(t.turnB[2]);
+            } else {
+                turnA = inverseInertiaA * cross(load(p.rA), impulse);
+                turnB = inverseInertiaB * cross(load(p.rB), impulse);
+            }
             vA = vA - inverseMassA * impulse;
             wA = wA - turnA;
             vB = vB + inverseMassB * impulse;
@@ -945,6 +968,7 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
         BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
         Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
         FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
+        const TurnSource turnSource{turnsOf(data, batch), blockA.columns[7], blockB.columns[7]};
         const Vec3W normal = load(batch.normal);
         const Vec3W tangent[2] = {load(batch.tangent[0]), load(batch.tangent[1])};
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
@@ -970,15 +994,19 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
         // Friction first: its bound uses the normal impulse accumulated so far,
         // and the normal solve that follows then has the last word on penetration.
         for (int k = 0; k < pointCount && !support; ++k) {
-            BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
+            const int i = reverse ? pointCount - 1 - k : k;
+            BatchPoint& p = points[i];
             // No lane with a normal load or friction to undo (speculative points):
             // every lane would apply exactly zero.
             const FloatW old0 = load(p.tangentImpulse[0]), old1 = load(p.tangentImpulse[1]);
             const FloatW normalImpulse = load(p.normalImpulse);
             if (!anyLane(notEqual(normalImpulse, zero) | notEqual(old0, zero) | notEqual(old1, zero))) continue;
             const Vec3W rA = load(p.rA), rB = load(p.rB);
-            const AxisW axis0 = load(p.tangent[0], rA, rB, tangent[0]);
-            const AxisW axis1 = load(p.tangent[1], rA, rB, tangent[1]);
+            const auto tangentAxis = [&](int t) {
+                return turnSource.axis(cross(rA, tangent[t]), cross(rB, tangent[t]), load(p.tangentMass[t]), i,
+                                       1 + t);
+            };
+            const AxisW axis0 = tangentAxis(0), axis1 = tangentAxis(1);
             // The impulse that would stop sliding, per tangent direction...
             const FloatW lambda0 = -axis0.mass * axisVelocity(vA, wA, vB, wB, tangent[0], axis0);
             const FloatW lambda1 = -axis1.mass * axisVelocity(vA, wA, vB, wB, tangent[1], axis1);
@@ -1028,10 +1056,14 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
             wB = wB + applied * axis.turnB;
             if (!support) store(p.normalImpulse, total);
         };
+        const auto normalAxis = [&](const BatchPoint& p, int i) {
+            return turnSource.axis(load(p.rAxN), load(p.rBxN), load(p.normalMass), i, 0);
+        };
         if constexpr (kSweep == Sweep::Relax) {
             for (int k = 0; k < pointCount; ++k) {
-                BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
-                solveNormal(p, load(p.normal), load(p.separation));
+                const int i = reverse ? pointCount - 1 - k : k;
+                BatchPoint& p = points[i];
+                solveNormal(p, normalAxis(p, i), load(p.separation));
             }
         } else {
             BodyBlock pushA(data.bodies, batch.a, kPushBlock);
@@ -1042,8 +1074,9 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
                 inverseMassB = select(holdB, zero, inverseMassB);
             }
             for (int k = 0; k < pointCount; ++k) {
-                BatchPoint& p = points[reverse ? pointCount - 1 - k : k];
-                const AxisW axis = support ? supportAxis(load(p.normal)) : load(p.normal);
+                const int i = reverse ? pointCount - 1 - k : k;
+                BatchPoint& p = points[i];
+                const AxisW axis = support ? supportAxis(normalAxis(p, i)) : normalAxis(p, i);
                 const FloatW separation = load(p.separation);
                 solveNormal(p, axis, separation);
                 // Split impulse: push overlap beyond the slop apart at a fraction of
@@ -1191,7 +1224,8 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
     const ThreadTeam::Share batches = team.share(data.batches.size(), member);
     for (size_t index = batches.begin; index < batches.end; ++index) {
         ContactBatch& batch = data.batches[index];
-        if (batch.followsTurn) computeBatchAxes(data, manifolds, batch, &data.batchPoints[batch.firstPoint]);
+        BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        if (batch.followsTurn) computeBatchAxes(data, manifolds, batch, points, turnsOf(data, batch));
         const BodyBlock poseA(data.bodies, batch.a, kPoseBlock);
         const BodyBlock poseB(data.bodies, batch.b, kPoseBlock);
         const Vec3W moved = poseB.first() - poseA.first();
@@ -1199,7 +1233,6 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
         const FloatW* orientationB = &poseB.columns[3];
         const FloatW turnsA = load(batch.anchorTurnsA), turnsB = load(batch.anchorTurnsB);
         const Vec3W normal = load(batch.normal);
-        BatchPoint* points = &data.batchPoints[batch.firstPoint];
         const BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
         for (int i = 0; i < batch.pointCount; ++i) {
             BatchPoint& p = points[i];

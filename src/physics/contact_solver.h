@@ -12,8 +12,9 @@
 //
 // Manifolds (ContactManifold) persist between steps and carry the accumulated
 // impulses. Each step they are turned into solver constraints over compact
-// solver bodies, with r x n and I^-1 (r x n) precomputed, so the inner loop is
-// dot products and scaled adds. For the sub-steps the constraints are coloured
+// solver bodies, with r x n and the effective masses precomputed (I^-1 (r x d)
+// too where an inertia is not isotropic), so the inner loop is cross and dot
+// products and scaled adds. For the sub-steps the constraints are coloured
 // (no two of a colour share a dynamic body) and packed into batches solved
 // kSimdWidth at a time, one manifold per lane (simd.h).
 #pragma once
@@ -69,7 +70,9 @@ struct alignas(32) SolverBody {
     vec3 linearVelocity{0.0f};
     vec3 angularVelocity{0.0f};
     float inverseMass = 0.0f;
-    float padding0 = 0.0f;
+    /// I^-1 of a body whose inertia is isotropic, as a scalar (its world tensor
+    /// is this times the identity); 0 for the others and the static slot.
+    float inverseInertia = 0.0f;
     vec3 pushLinearVelocity{0.0f};   ///< split-impulse pseudo-velocities, dropped after each sub-step
     vec3 pushAngularVelocity{0.0f};
     float padding1[2] = {0.0f, 0.0f};
@@ -128,35 +131,32 @@ struct CollisionPoint {
     float frictionImpulse[2] = {0.0f, 0.0f};
 };
 
-/// Lane-parallel form of a ConstraintAxis.
-struct AxisLanes {
-    Lanes3 rAxD, rBxD, turnA, turnB;
-    Lanes mass;
-};
-/// A friction axis without its r x d: the solve sweep, the only one to read
-/// friction, computes them again from BatchPoint::rA and rB, which costs less
-/// than streaming them from memory in every sweep (see BatchPoint).
-struct TangentLanes {
-    Lanes3 turnA, turnB;
-    Lanes mass;
-};
-
 /// Lane-parallel form of the i-th point of each lane's manifold: what the
 /// sweeps read, several times a sub-step. In a large scene these arrays do not
 /// fit in the caches and the sweeps run at the speed of memory, so they hold
-/// nothing else, in the order the sweeps read them: first what the relax sweep
-/// reads, then what only the solve sweep adds. A lane whose manifold has fewer
+/// only what cannot be computed again for less: the sweeps work out the
+/// friction axes' r x t from the lever arms, and the turn vectors I^-1 (r x d)
+/// as SolverBody::inverseInertia times r x d (in a batch with a body whose
+/// inertia is not isotropic, from BatchPointTurns). First what the relax sweep
+/// reads, then what the solve sweep adds. A lane whose manifold has fewer
 /// points holds zeros here, which solve to zero impulses.
 struct BatchPoint {
-    AxisLanes normal;
-    Lanes separation;  ///< now: after the last move
+    Lanes3 rAxN, rBxN;  ///< r x n of A and B
+    Lanes normalMass;   ///< 1 / k_n
+    Lanes separation;   ///< now: after the last move
     Lanes normalImpulse;
     Lanes closingVelocity;  ///< most negative v_n met while pushing (tracked in batches that may bounce)
     Lanes3 rA, rB;          ///< lever arms at the start of the step, world
-    TangentLanes tangent[2];
-    Lanes friction;  ///< mu
+    Lanes tangentMass[2];   ///< 1 / k_t
+    Lanes friction;         ///< mu
     Lanes tangentImpulse[2];
     Lanes pushImpulse;  ///< split (position-only) impulse of this sub-step
+};
+
+/// The turn vectors I^-1 (r x d) of a point of a batch that follows the turn
+/// (ContactBatch::followsTurn): [0] along the normal, [1] and [2] along the tangents.
+struct BatchPointTurns {
+    Lanes3 turnA[3], turnB[3];
 };
 
 /// The rest of a batched point, read once a sub-step (by beginSubStep and
@@ -184,6 +184,7 @@ struct ContactBatch {
     /// step, a box turning 0.7 rad per step was kicked by impulses that changed
     /// its angular momentum by the wrong amount and gained energy bounce after bounce.
     bool followsTurn = false;
+    uint32_t firstTurns = 0;  ///< if followsTurn: into ContactSolverData::batchPointTurns, one per point
     /// A lane may get a bounce after the sub-steps (e > 0, approaching faster
     /// than the threshold, not a collision yet): the sweeps track its points'
     /// closing velocity.
@@ -214,6 +215,7 @@ struct ContactSolverData {
     std::vector<uint32_t> supportEdgeStart, supportEdges;  ///< scratch: the touching contact graph
     std::vector<BatchPoint> batchPoints;
     std::vector<BatchPointOnce> batchPointsOnce;  ///< parallel to batchPoints
+    std::vector<BatchPointTurns> batchPointTurns;  ///< of the batches that follow the turn
     std::vector<uint64_t> slotColours;      ///< per solver slot: the colours its constraints use
     std::vector<uint32_t> batchOrder;       ///< scratch: constraints sorted by colour
     std::vector<uint32_t> impactGroup;      ///< scratch of the bounce energy limit: union-find parent per slot

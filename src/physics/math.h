@@ -24,8 +24,10 @@ inline mat3 skew(const vec3& a) {
 inline vec3 rotate(const quat& q, const vec3& v) { return q * v; }
 inline vec3 inverseRotate(const quat& q, const vec3& v) { return glm::conjugate(q) * v; }
 
-// I_world^-1 = R I_body^-1 R^T.
+// I_world^-1 = R I_body^-1 R^T; for an isotropic tensor (s times the identity)
+// exactly that tensor, which the product would give only up to rounding.
 inline mat3 worldInverseInertia(const mat3& rotation, const mat3& inverseInertiaBody) {
+    if (inverseInertiaBody == mat3(inverseInertiaBody[0][0])) return inverseInertiaBody;
     return rotation * inverseInertiaBody * glm::transpose(rotation);
 }
 
