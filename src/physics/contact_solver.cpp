@@ -21,6 +21,25 @@ float angularTerm(const mat3& inverseInertia, const vec3& r, const vec3& n) {
 
 }  // namespace
 
+EffectiveMassTerms effectiveMassTerms(const ContactManifold& manifold, int point, const Body& a,
+                                      const Body& b) {
+    const ContactPoint& p = manifold.points[point];
+    EffectiveMassTerms terms;
+    terms.angularTermA = angularTerm(a.inverseInertiaWorld, p.rA, manifold.normal);
+    terms.angularTermB = angularTerm(b.inverseInertiaWorld, p.rB, manifold.normal);
+    const auto mass = [&](float angularA, float angularB) {
+        const float k = a.inverseMass + b.inverseMass + angularA + angularB;
+        return k > 0.0f ? 1.0f / k : 0.0f;
+    };
+    terms.normalMass = mass(terms.angularTermA, terms.angularTermB);
+    for (int t = 0; t < 2; ++t) {
+        const vec3& d = manifold.tangent[t];
+        terms.tangentMass[t] =
+            mass(angularTerm(a.inverseInertiaWorld, p.rA, d), angularTerm(b.inverseInertiaWorld, p.rB, d));
+    }
+    return terms;
+}
+
 void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a, const Body& b,
                   const ContactManifold* previous, bool warmStarting) {
     out.normal = manifold.normal;
@@ -223,6 +242,8 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             ConstraintPoint& cp = constraint.points[i];
             point.rA = point.point - a.position;
             point.rB = point.point - b.position;
+            cp.rA = point.rA;
+            cp.rB = point.rB;
             // r R = R^T r: into the body frame.
             cp.anchorA = constraint.anchorTurnsA ? point.rA * a.rotation : point.rA;
             cp.anchorB = constraint.anchorTurnsB ? point.rB * b.rotation : point.rB;
@@ -681,10 +702,9 @@ FloatW axisVelocity(const Vec3W& vA, const Vec3W& wA, const Vec3W& vB, const Vec
 namespace {
 
 // Effective masses and Jacobians of a packed batch, lane-parallel, with the
-// lever arms of the start of the step; the inspector's terms go back to the
-// manifolds' points.
-void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold>& manifolds, const ContactBatch& batch,
-                      BatchPoint* points, BatchPointTurns* turns) {
+// lever arms of the start of the step.
+void computeBatchAxes(const ContactSolverData& data, const ContactBatch& batch, BatchPoint* points,
+                      BatchPointTurns* turns) {
     const Mat3W inverseInertiaA = gatherInverseInertia(data.inverseInertia, batch.a);
     const Mat3W inverseInertiaB = gatherInverseInertia(data.inverseInertia, batch.b);
     Lanes inverseMassSums;  // 1/m_A + 1/m_B
@@ -698,11 +718,11 @@ void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold
         Lanes present;
         for (int lane = 0; lane < kSimdWidth; ++lane) {
             const int32_t m = batch.constraint[lane];
-            const bool has = m >= 0 && i < manifolds[size_t(m)].pointCount;
+            const bool has = m >= 0 && i < data.constraints[size_t(m)].pointCount;
             present.v[lane] = laneMask(has);
             if (!has) continue;
-            setLane(rA, lane, manifolds[size_t(m)].points[i].rA);
-            setLane(rB, lane, manifolds[size_t(m)].points[i].rB);
+            setLane(rA, lane, data.constraints[size_t(m)].points[i].rA);
+            setLane(rB, lane, data.constraints[size_t(m)].points[i].rB);
         }
         BatchPoint& p = points[i];
         p.rA = rA;
@@ -714,35 +734,21 @@ void computeBatchAxes(const ContactSolverData& data, std::vector<ContactManifold
             return computeAxis(ra, rb, d, inverseInertiaA, inverseInertiaB, inverseMasses, mask);
         };
         const AxisW axes[3] = {axisAlong(normal), axisAlong(tangent0), axisAlong(tangent1)};
-        const AxisW& normalAxis = axes[0];
-        store(p.rAxN, normalAxis.rAxD);
-        store(p.rBxN, normalAxis.rBxD);
-        store(p.normalMass, normalAxis.mass);
+        store(p.rAxN, axes[0].rAxD);
+        store(p.rBxN, axes[0].rBxD);
+        store(p.normalMass, axes[0].mass);
         store(p.tangentMass[0], axes[1].mass);
         store(p.tangentMass[1], axes[2].mass);
         for (int d = 0; d < 3 && turns != nullptr; ++d) {
             store(turns[i].turnA[d], axes[d].turnA);
             store(turns[i].turnB[d], axes[d].turnB);
         }
-        Lanes termA, termB;
-        store(termA, dot(normalAxis.rAxD, normalAxis.turnA));
-        store(termB, dot(normalAxis.rBxD, normalAxis.turnB));
-        for (int lane = 0; lane < kSimdWidth; ++lane) {
-            const int32_t m = batch.constraint[lane];
-            if (m < 0 || i >= manifolds[size_t(m)].pointCount) continue;
-            ContactPoint& point = manifolds[size_t(m)].points[i];
-            point.angularTermA = termA.v[lane];
-            point.angularTermB = termB.v[lane];
-            point.normalMass = p.normalMass.v[lane];
-            point.tangentMass[0] = p.tangentMass[0].v[lane];
-            point.tangentMass[1] = p.tangentMass[1].v[lane];
-        }
     }
 }
 
 }  // namespace
 
-void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& manifolds) {
+void buildContactBatches(ContactSolverData& data) {
     // Greedy colouring in manifold order; the static slot 0 never takes a colour.
     const size_t count = data.constraints.size();
     data.slotColours.assign(data.bodies.size(), 0);
@@ -835,7 +841,7 @@ void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& 
             batch.firstTurns = uint32_t(data.batchPointTurns.size());
             data.batchPointTurns.resize(data.batchPointTurns.size() + size_t(batch.pointCount));
         }
-        computeBatchAxes(data, manifolds, batch, points, turnsOf(data, batch));
+        computeBatchAxes(data, batch, points, turnsOf(data, batch));
     }
     data.colourStarts.push_back(uint32_t(data.batches.size()));
 }
@@ -1184,8 +1190,8 @@ void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slot
 
 }  // namespace
 
-void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
-                              const std::vector<Body>& bodies, float h, ThreadTeam& team, int member) {
+void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h,
+                              ThreadTeam& team, int member) {
     // Isotropic bodies turn at constant w, kSimdWidth at a time; a chunk with a
     // body that conserves L while it turns goes one body at a time.
     const size_t slotCount = data.bodies.size();
@@ -1225,7 +1231,7 @@ void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifo
     for (size_t index = batches.begin; index < batches.end; ++index) {
         ContactBatch& batch = data.batches[index];
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
-        if (batch.followsTurn) computeBatchAxes(data, manifolds, batch, points, turnsOf(data, batch));
+        if (batch.followsTurn) computeBatchAxes(data, batch, points, turnsOf(data, batch));
         const BodyBlock poseA(data.bodies, batch.a, kPoseBlock);
         const BodyBlock poseB(data.bodies, batch.b, kPoseBlock);
         const Vec3W moved = poseB.first() - poseA.first();

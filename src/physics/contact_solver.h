@@ -35,9 +35,6 @@ struct ContactPoint {
     vec3 localAnchorA{0.0f}, localAnchorB{0.0f};  ///< surface points in the body frames
     vec3 rA{0.0f}, rB{0.0f};                  ///< centre of mass -> point, world
     float separation = 0.0f;
-    float normalMass = 0.0f;                  ///< 1 / k_n
-    float tangentMass[2] = {0.0f, 0.0f};      ///< 1 / k_t
-    float angularTermA = 0.0f, angularTermB = 0.0f;  ///< n.[(I^-1 (r x n)) x r] per body
     float normalImpulse = 0.0f;               ///< of the last sub-step, >= 0 (warm start)
     vec3 frictionImpulse{0.0f};               ///< of the last sub-step, world, |.| <= mu j_n
     float stepNormalImpulse = 0.0f;           ///< applied over the whole step, N s
@@ -91,6 +88,7 @@ struct ConstraintAxis {
 };
 
 struct ConstraintPoint {
+    vec3 rA{0.0f}, rB{0.0f};  ///< centre of mass -> point, world, at the start of the step
     /// rA, rB at the start of the step: in the body frame where the anchor turns
     /// with the body (dynamic boxes), else in the world frame (a sphere's
     /// contact stays under its centre as it rolls; static bodies do not move).
@@ -221,6 +219,20 @@ struct ContactSolverData {
     std::vector<uint32_t> impactGroup;      ///< scratch of the bounce energy limit: union-find parent per slot
 };
 
+/// The terms of a point's effective masses, for the contact inspector: worked
+/// out when asked, from the lever arms of the start of the step and the
+/// bodies' tensors of now. They are what the last solve used: an isotropic
+/// tensor does not turn, and a batch holding a body whose tensor does
+/// (ContactBatch::followsTurn) was last computed after the last sub-step's
+/// move, with the tensor the body ended the step with (before any position pass).
+struct EffectiveMassTerms {
+    float angularTermA = 0.0f, angularTermB = 0.0f;  ///< n.[(I^-1 (r x n)) x r] per body
+    float normalMass = 0.0f;                         ///< 1 / k_n
+    float tangentMass[2] = {0.0f, 0.0f};             ///< 1 / k_t
+};
+EffectiveMassTerms effectiveMassTerms(const ContactManifold& manifold, int point, const Body& a,
+                                      const Body& b);
+
 /// Builds the solver manifold of a fresh narrowphase result, carrying over the
 /// accumulated impulses of `previous` (may be null) point by point, matched by
 /// feature id or, failing that, by proximity.
@@ -245,8 +257,8 @@ void solveCollisions(ContactSolverData& data, const std::vector<Body>& bodies, i
 /// Colours the constraints (greedily, in manifold order: no two constraints of
 /// a colour share a dynamic body) and packs each colour into batches for the
 /// sub-steps, carrying the impulses accumulated so far. The effective masses
-/// are computed here, lane-parallel, and also written to the manifolds' points.
-void buildContactBatches(ContactSolverData& data, std::vector<ContactManifold>& manifolds);
+/// are computed here, lane-parallel (the inspector's copy: effectiveMassTerms).
+void buildContactBatches(ContactSolverData& data);
 /// The batches' impulses back into the constraints, after the sub-steps, and
 /// the deepest overlap they left (ContactSolverData::deepestSeparation).
 void storeBatchImpulses(ContactSolverData& data);
@@ -285,8 +297,8 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
 /// which is then dropped), with the L-preserving rotation for bodies whose
 /// inertia is not isotropic (their contacts' axes then follow the turn, see
 /// ContactBatch::followsTurn), and updates the separation of every batched point.
-void integrateSolverPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
-                              const std::vector<Body>& bodies, float h, ThreadTeam& team, int member);
+void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h,
+                              ThreadTeam& team, int member);
 /// Newton's law for points that pushed this step after approaching faster than
 /// the threshold but were not seen as collisions beforehand (a speculative gap
 /// that closed within the step). The bodies it joins never end the step with

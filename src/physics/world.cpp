@@ -588,7 +588,7 @@ void World::substep(float dt) {
 
     // 3. Collisions, from the velocities before the solve.
     solveCollisions(in.solverData, bodies_, settings_.velocityIterations);
-    buildContactBatches(in.solverData, in.manifolds);
+    buildContactBatches(in.solverData);
 
     // 4. Sub-steps: gravity, warm start, solve (with the drag and the split
     // push-out), move, relax; on every member of the thread team.
@@ -617,7 +617,7 @@ void World::substep(float dt) {
             if (dragged) team.sync();
             solveContacts(in.solverData, h, Sweep::Solve, reverse, team, member);
             if (in.solverData.supportsHeavy) solveContacts(in.solverData, h, Sweep::Support, reverse, team, member);
-            integrateSolverPositions(in.solverData, in.manifolds, bodies_, h, team, member);
+            integrateSolverPositions(in.solverData, bodies_, h, team, member);
             // Relax: the velocities again, now against the moved bodies, no push.
             solveContacts(in.solverData, h, Sweep::Relax, !reverse, team, member);
         }
@@ -759,11 +759,12 @@ std::vector<ContactPointInfo> World::contacts() const {
             info.featureId = point.id;
             info.inverseMassA = a.inverseMass;
             info.inverseMassB = b.inverseMass;
-            info.angularTermA = point.angularTermA;
-            info.angularTermB = point.angularTermB;
-            info.normalMass = point.normalMass;
-            info.tangentMass[0] = point.tangentMass[0];
-            info.tangentMass[1] = point.tangentMass[1];
+            const EffectiveMassTerms terms = effectiveMassTerms(manifold, i, a, b);
+            info.angularTermA = terms.angularTermA;
+            info.angularTermB = terms.angularTermB;
+            info.normalMass = terms.normalMass;
+            info.tangentMass[0] = terms.tangentMass[0];
+            info.tangentMass[1] = terms.tangentMass[1];
             info.tangent[0] = manifold.tangent[0];
             info.tangent[1] = manifold.tangent[1];
             info.normalVelocityBefore = point.normalVelocityBefore;
