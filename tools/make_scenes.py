@@ -126,8 +126,20 @@ def dump(doc):
 # ---------------------------------------------------------------- presets
 
 def default_scene():
-    """A small mixed scene: a tower, a little pyramid, a ramp with a sliding box, falling balls."""
+    """A small mixed scene: a tower, a little pyramid, a ramp with a sliding box, falling balls.
+
+    A kerb runs round the ground's edge: nothing rolls to a stop on it (the model has no
+    rolling resistance), so the ball that leaves the ramp, or a body the user throws, would
+    otherwise roll off the edge and fall for ever. The kerb sends it back instead.
+    """
     bodies = [ground()]
+    kerb_half_height, kerb_half_thickness, edge = 0.3, 0.2, 20.0
+    for name, x, z, half_x, half_z in (("kerb_east", 1, 0, kerb_half_thickness, edge),
+                                       ("kerb_west", -1, 0, kerb_half_thickness, edge),
+                                       ("kerb_north", 0, -1, edge, kerb_half_thickness),
+                                       ("kerb_south", 0, 1, edge, kerb_half_thickness)):
+        centre = (x * (edge - kerb_half_thickness), kerb_half_height, z * (edge - kerb_half_thickness))
+        bodies.append(body(name, box(half_x, kerb_half_height, half_z), centre, static=True, friction=0.6))
     ramp_angle = math.radians(20.0)
     ramp_q = quat_axis_angle((0, 0, 1), -ramp_angle)  # descends toward +x
     ramp_centre = (-4.0, 1.2, 0.0)
