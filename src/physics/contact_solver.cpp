@@ -646,6 +646,20 @@ struct TurnSource {
         }
         return {rAxD, rBxD, inverseInertiaA * rAxD, inverseInertiaB * rBxD, mass};
     }
+    /// What the point's impulses (normal and tangent, together `impulse`) do to
+    /// A's and B's angular velocities, before the minus for A: I^-1 (r x impulse).
+    std::pair<Vec3W, Vec3W> turnsBy(const BatchPoint& p, int point, const Vec3W& impulse,
+                                    FloatW normalImpulse, FloatW tangentImpulse0,
+                                    FloatW tangentImpulse1) const {
+        if (turns != nullptr) {
+            const BatchPointTurns& t = turns[point];
+            return {normalImpulse * load(t.turnA[0]) + tangentImpulse0 * load(t.turnA[1]) +
+                        tangentImpulse1 * load(t.turnA[2]),
+                    normalImpulse * load(t.turnB[0]) + tangentImpulse0 * load(t.turnB[1]) +
+                        tangentImpulse1 * load(t.turnB[2])};
+        }
+        return {inverseInertiaA * cross(load(p.rA), impulse), inverseInertiaB * cross(load(p.rB), impulse)};
+    }
 };
 
 BatchPointTurns* turnsOf(ContactSolverData& data, const ContactBatch& batch) {
@@ -926,26 +940,16 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTea
         BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
         Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
         const FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
-        const FloatW inverseInertiaA = blockA.columns[7], inverseInertiaB = blockB.columns[7];
+        const TurnSource turnSource{turnsOf(data, batch), blockA.columns[7], blockB.columns[7]};
         const Vec3W normal = load(batch.normal), tangent0 = load(batch.tangent[0]), tangent1 = load(batch.tangent[1]);
-        const BatchPointTurns* turns = turnsOf(data, batch);
         for (int i = 0; i < batch.pointCount; ++i) {
             BatchPoint& p = points[i];
             // Normal and friction impulses of the last sub-step as one impulse.
             const FloatW normalImpulse = load(p.normalImpulse);
             const FloatW tangentImpulse0 = load(p.tangentImpulse[0]), tangentImpulse1 = load(p.tangentImpulse[1]);
             const Vec3W impulse = normalImpulse * normal + (tangentImpulse0 * tangent0 + tangentImpulse1 * tangent1);
-            Vec3W turnA, turnB;
-            if (turns != nullptr) {
-                const BatchPointTurns& t = turns[i];
-                turnA = normalImpulse * load(t.turnA[0]) + tangentImpulse0 * load(t.turnA[1]) +
-                        tangentImpulse1 * load(t.turnA[2]);
-                turnB = normalImpulse * load(t.turnB[0]) + tangentImpulse0 * load(t.turnB[1]) +
-                        tangentImpulse1 * load(t.turnB[2]);
-            } else {
-                turnA = inverseInertiaA * cross(load(p.rA), impulse);
-                turnB = inverseInertiaB * cross(load(p.rB), impulse);
-            }
+            const auto [turnA, turnB] =
+                turnSource.turnsBy(p, i, impulse, normalImpulse, tangentImpulse0, tangentImpulse1);
             vA = vA - inverseMassA * impulse;
             wA = wA - turnA;
             vB = vB + inverseMassB * impulse;

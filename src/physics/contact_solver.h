@@ -88,7 +88,9 @@ struct ConstraintAxis {
 };
 
 struct ConstraintPoint {
-    vec3 rA{0.0f}, rB{0.0f};  ///< centre of mass -> point, world, at the start of the step
+    /// Centre of mass -> point, world, at the start of the step: the manifold
+    /// point's, copied for the packing, which walks the constraints.
+    vec3 rA{0.0f}, rB{0.0f};
     /// rA, rB at the start of the step: in the body frame where the anchor turns
     /// with the body (dynamic boxes), else in the world frame (a sphere's
     /// contact stays under its centre as it rolls; static bodies do not move).
@@ -224,7 +226,8 @@ struct ContactSolverData {
 /// bodies' tensors of now. They are what the last solve used: an isotropic
 /// tensor does not turn, and a batch holding a body whose tensor does
 /// (ContactBatch::followsTurn) was last computed after the last sub-step's
-/// move, with the tensor the body ended the step with (before any position pass).
+/// move, with the tensor the body ended the sub-steps with (a position pass
+/// may turn it a little more).
 struct EffectiveMassTerms {
     float angularTermA = 0.0f, angularTermB = 0.0f;  ///< n.[(I^-1 (r x n)) x r] per body
     float normalMass = 0.0f;                         ///< 1 / k_n
