@@ -900,11 +900,12 @@ void storeBatchImpulses(ContactSolverData& data) {
         for (int lane = 0; lane < kSimdWidth; ++lane) {
             if (batch.constraint[lane] < 0) continue;
             ContactConstraint& c = data.constraints[size_t(batch.constraint[lane])];
+            c.deepestSeparation = 0.0f;
             for (int i = 0; i < c.pointCount; ++i) {
                 const BatchPoint& p = points[i];
                 const BatchPointOnce& once = pointsOnce[i];
                 ConstraintPoint& cp = c.points[i];
-                data.deepestSeparation = std::min(data.deepestSeparation, p.separation.v[lane]);
+                c.deepestSeparation = std::min(c.deepestSeparation, p.separation.v[lane]);
                 cp.normalImpulse = p.normalImpulse.v[lane];
                 cp.closingVelocity = p.closingVelocity.v[lane];
                 cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
@@ -916,6 +917,7 @@ void storeBatchImpulses(ContactSolverData& data) {
                     (once.stepTangentImpulse[0].v[lane] + cp.tangentImpulse[0]) * c.tangent[0] +
                     (once.stepTangentImpulse[1].v[lane] + cp.tangentImpulse[1]) * c.tangent[1];
             }
+            data.deepestSeparation = std::min(data.deepestSeparation, c.deepestSeparation);
         }
     }
 }
@@ -1399,31 +1401,59 @@ void turnByCorrection(Body& body, const vec3& rotation) {
 
 }  // namespace
 
-void solveContactPositions(std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies) {
-    for (ContactManifold& manifold : manifolds) {
-        Body& a = bodies[manifold.a];
-        Body& b = bodies[manifold.b];
-        const vec3& n = manifold.normal;
-        for (int i = 0; i < manifold.pointCount; ++i) {
-            const ContactPoint& point = manifold.points[i];
-            const vec3 surfaceA = a.position + a.rotation * point.localAnchorA;
-            const vec3 surfaceB = b.position + b.rotation * point.localAnchorB;
-            const float separation = glm::dot(surfaceB - surfaceA, n);
-            // Remove a fraction of the overlap beyond the slop, never more than the cap.
-            const float correction =
-                glm::clamp(kPositionBaumgarte * (separation + kLinearSlop), -kMaxPositionCorrection, 0.0f);
-            if (correction == 0.0f) continue;
-            const vec3 contact = 0.5f * (surfaceA + surfaceB);
-            const vec3 rA = contact - a.position;
-            const vec3 rB = contact - b.position;
-            const float k = a.inverseMass + b.inverseMass + angularTerm(a.inverseInertiaWorld, rA, n) +
-                            angularTerm(b.inverseInertiaWorld, rB, n);
-            if (k <= 0.0f) continue;
-            const vec3 impulse = (-correction / k) * n;
-            a.position -= a.inverseMass * impulse;
-            b.position += b.inverseMass * impulse;
-            if (a.isDynamic()) turnByCorrection(a, -(a.inverseInertiaWorld * glm::cross(rA, impulse)));
-            if (b.isDynamic()) turnByCorrection(b, b.inverseInertiaWorld * glm::cross(rB, impulse));
+namespace {
+
+// One manifold's part of a position pass; marks the dynamic bodies it moves.
+void correctPositions(const ContactManifold& manifold, std::vector<Body>& bodies,
+                      std::vector<uint8_t>& corrected) {
+    Body& a = bodies[manifold.a];
+    Body& b = bodies[manifold.b];
+    const vec3& n = manifold.normal;
+    for (int i = 0; i < manifold.pointCount; ++i) {
+        const ContactPoint& point = manifold.points[i];
+        const vec3 surfaceA = a.position + a.rotation * point.localAnchorA;
+        const vec3 surfaceB = b.position + b.rotation * point.localAnchorB;
+        const float separation = glm::dot(surfaceB - surfaceA, n);
+        // Remove a fraction of the overlap beyond the slop, never more than the cap.
+        const float correction =
+            glm::clamp(kPositionBaumgarte * (separation + kLinearSlop), -kMaxPositionCorrection, 0.0f);
+        if (correction == 0.0f) continue;
+        const vec3 contact = 0.5f * (surfaceA + surfaceB);
+        const vec3 rA = contact - a.position;
+        const vec3 rB = contact - b.position;
+        const float k = a.inverseMass + b.inverseMass + angularTerm(a.inverseInertiaWorld, rA, n) +
+                        angularTerm(b.inverseInertiaWorld, rB, n);
+        if (k <= 0.0f) continue;
+        const vec3 impulse = (-correction / k) * n;
+        a.position -= a.inverseMass * impulse;
+        b.position += b.inverseMass * impulse;
+        if (a.isDynamic()) {
+            turnByCorrection(a, -(a.inverseInertiaWorld * glm::cross(rA, impulse)));
+            corrected[manifold.a] = 1;
+        }
+        if (b.isDynamic()) {
+            turnByCorrection(b, b.inverseInertiaWorld * glm::cross(rB, impulse));
+            corrected[manifold.b] = 1;
+        }
+    }
+}
+
+}  // namespace
+
+void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
+                           std::vector<Body>& bodies, int iterations) {
+    // A point needs a correction below -kLinearSlop. The sub-steps' separations
+    // differ from the poses' by rounding only, so a quarter slop is ample margin.
+    constexpr float kMayCorrectBelow = -0.75f * kLinearSlop;
+    if (!(data.deepestSeparation < kMayCorrectBelow)) return;
+    std::vector<uint8_t>& corrected = data.correctedBodies;
+    corrected.assign(bodies.size(), 0);
+    for (int iteration = 0; iteration < iterations; ++iteration) {
+        for (size_t m = 0; m < manifolds.size(); ++m) {
+            const ContactManifold& manifold = manifolds[m];
+            const bool mayCorrect = data.constraints[m].deepestSeparation < kMayCorrectBelow ||
+                                    corrected[manifold.a] || corrected[manifold.b];
+            if (mayCorrect) correctPositions(manifold, bodies, corrected);
         }
     }
 }

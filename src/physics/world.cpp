@@ -631,14 +631,8 @@ void World::substep(float dt) {
                      settings_.restitutionThreshold);
     finishContacts(in.solverData, in.manifolds, bodies_);
 
-    // 6. Optional rigid position passes for overlap left beyond the slop. When
-    // no point is within a quarter slop of that (resting contacts sit near
-    // -0.5 mm) every correction would be zero: the passes are skipped.
-    if (in.solverData.deepestSeparation < -0.75f * kLinearSlop) {
-        for (int iteration = 0; iteration < settings_.positionIterations; ++iteration) {
-            solveContactPositions(in.manifolds, bodies_);
-        }
-    }
+    // 6. Optional rigid position passes for overlap left beyond the slop.
+    solveContactPositions(in.solverData, in.manifolds, bodies_, settings_.positionIterations);
     if (dragged) drag_.anchor = dragged->position + rotate(dragged->orientation, drag_.localAnchor);
 
     stats_.candidatePairs = static_cast<int>(in.pairs.size());
