@@ -321,9 +321,10 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
 /// slop: `iterations` nonlinear Gauss-Seidel passes over positions (Box2D's
 /// position solver), moving bodies apart along the normals without touching
 /// velocities. A pass skips the manifolds whose every correction would be
-/// zero: no point within a quarter slop of needing one, and neither body moved
-/// by a correction of these passes. Resting contacts sit near -0.5 mm, so most
-/// steps need no pass at all.
+/// zero: no point the sub-steps left within a quarter slop of needing one, and
+/// neither body moved by a correction of these passes (see the source for the
+/// rare point this misjudges). Resting contacts sit near -0.5 mm, so most steps
+/// need no pass at all.
 void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
                            std::vector<Body>& bodies, int iterations);
 
