@@ -737,6 +737,12 @@ std::optional<RayHit> World::rayCast(const vec3& origin, const vec3& direction, 
 
 std::vector<ContactPointInfo> World::contacts() const {
     std::vector<ContactPointInfo> result;
+    // The app asks every frame (thousands of points in a pile): one allocation, not a doubling series.
+    size_t pointCount = 0;
+    for (const auto* list : {&internals_->manifolds, &internals_->sleepingManifolds}) {
+        for (const ContactManifold& manifold : *list) pointCount += size_t(manifold.pointCount);
+    }
+    result.reserve(pointCount);
     const auto addPoints = [&](const ContactManifold& manifold) {
         const Body& a = bodies_[manifold.a];
         const Body& b = bodies_[manifold.b];
