@@ -1,6 +1,7 @@
 // The app's window-free parts: command line, step clock, camera math, preset listing,
-// where the steps run.
+// where the steps run, what the frame budget cuts.
 #include "app/background_job.h"
+#include "app/frame_budget.h"
 #include "app/options.h"
 #include "app/paths.h"
 #include "app/sim_clock.h"
@@ -67,6 +68,82 @@ TEST(JobPlacement, MovesAStarvedJobToTheCallerForAWhile) {
         placement.record(0.0, 0.0);
     }
     EXPECT_TRUE(placement.onBackground()) << "tried on its thread again";
+}
+
+namespace {
+// Records one judging window of frames that each took `ms`, with a few far slower ones
+// (a scheduler hiccup: under half the window, so the median ignores them).
+void recordWindow(app::FrameBudget& budget, double ms) {
+    for (size_t frame = 0; frame < app::FrameBudget::kWindowFrames; ++frame) {
+        budget.record(frame % 5 == 0 ? 3.0 * ms : ms);
+    }
+}
+constexpr double kBudgetMs = 15.0;
+}  // namespace
+
+TEST(FrameBudget, CutsNothingWhileTheFramesFit) {
+    app::FrameBudget budget(kBudgetMs);
+    for (int window = 0; window < 20; ++window) recordWindow(budget, 14.9);
+    EXPECT_EQ(budget.cut(), 0);
+}
+
+TEST(FrameBudget, CutsOneStepPerLateWindowAndNoMore) {
+    app::FrameBudget budget(kBudgetMs);
+    for (size_t frame = 0; frame + 1 < app::FrameBudget::kWindowFrames; ++frame) budget.record(20.0);
+    EXPECT_EQ(budget.cut(), 0) << "judged only once a window is complete";
+    budget.record(20.0);
+    EXPECT_EQ(budget.cut(), 1);
+    recordWindow(budget, 18.0);  // the first step saved 2 ms: not enough
+    EXPECT_EQ(budget.cut(), 2);
+    for (int window = 0; window < 5; ++window) recordWindow(budget, 16.0);
+    EXPECT_EQ(budget.cut(), app::FrameBudget::kMaxCut) << "nothing more to cut";
+}
+
+// Cut at 20 -> 18 -> 12 ms: the steps saved 2 and 6 ms. A step comes back once the frame
+// plus what the step cost fits into 90% of the budget (13.5 ms).
+TEST(FrameBudget, RestoresAStepOnlyWhenWhatItCostFits) {
+    app::FrameBudget budget(kBudgetMs);
+    recordWindow(budget, 20.0);
+    recordWindow(budget, 18.0);
+    recordWindow(budget, 12.0);
+    ASSERT_EQ(budget.cut(), 2);
+    for (int window = 0; window < 20; ++window) recordWindow(budget, 8.0);  // 8 + 6 > 13.5
+    EXPECT_EQ(budget.cut(), 2) << "restoring would overrun: the frame stays as it is";
+    recordWindow(budget, 7.0);  // the load fell (a pile came to rest): 7 + 6 fits
+    EXPECT_EQ(budget.cut(), 1);
+    recordWindow(budget, 12.0);  // measures the restored step: 5 ms
+    EXPECT_EQ(budget.cut(), 1) << "waits a window before the next step";
+    recordWindow(budget, 12.0);  // 12 + 2 > 13.5
+    recordWindow(budget, 11.0);
+    EXPECT_EQ(budget.cut(), 0);
+}
+
+// A restore that overruns is cut again at once, and its measured cost (what the frame
+// grew by) keeps it cut until the load has fallen by a tenth of the budget more.
+TEST(FrameBudget, ARestoreThatOverrunsIsCutAgainUntilTheLoadFalls) {
+    app::FrameBudget budget(kBudgetMs);
+    recordWindow(budget, 20.0);
+    recordWindow(budget, 10.0);  // the step saved 10 ms
+    ASSERT_EQ(budget.cut(), 1);
+    recordWindow(budget, 3.0);   // 3 + 10 fits into 13.5
+    ASSERT_EQ(budget.cut(), 0);
+    recordWindow(budget, 16.0);  // it cost 13 ms this time (the load rose meanwhile)
+    ASSERT_EQ(budget.cut(), 1);
+    recordWindow(budget, 3.0);   // cutting it saved 13 ms again
+    for (int window = 0; window < 20; ++window) recordWindow(budget, 1.0);  // 1 + 13 > 13.5
+    EXPECT_EQ(budget.cut(), 1) << "no flicker while the load stays where the try failed";
+    recordWindow(budget, 0.5);
+    EXPECT_EQ(budget.cut(), 0);
+}
+
+TEST(FrameBudget, ResetForgetsTheCutAndItsCosts) {
+    app::FrameBudget budget(kBudgetMs);
+    recordWindow(budget, 20.0);
+    ASSERT_EQ(budget.cut(), 1);
+    budget.reset();
+    EXPECT_EQ(budget.cut(), 0);
+    recordWindow(budget, 15.0);
+    EXPECT_EQ(budget.cut(), 0);
 }
 
 // The CPU time is the job thread's: waiting for a job that sleeps 30 ms it is a
