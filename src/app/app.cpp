@@ -23,6 +23,10 @@ namespace impulse::app {
 namespace {
 
 constexpr double kTargetFrameSeconds = 1.0 / 60.0;  // vsync does nothing under Xvfb: cap ourselves
+// The frame budget judges the work before the buffer swap, which waits for vsync on a
+// desktop; this much of the frame is left for the swap itself (a copy under Xvfb).
+constexpr double kSwapAllowanceMs = 1.0;
+static_assert(static_cast<int>(ui::ShadowCut::all) == FrameBudget::kMaxCut, "one cut per ShadowCut step");
 constexpr float kPickDistance = 1000.0f;              // m, longest ray cast
 constexpr float kShotSpeed = 25.0f;                   // m/s
 constexpr float kShotRadius = 0.25f;                  // m
@@ -81,7 +85,10 @@ scene::Scene builtinScene() {
 }  // namespace
 
 App::App(AppOptions options, DataPaths paths)
-    : options_(std::move(options)), paths_(std::move(paths)), panels_(paths_.scenes, "") {
+    : options_(std::move(options)),
+      paths_(std::move(paths)),
+      panels_(paths_.scenes, ""),
+      frameBudget_(kTargetFrameSeconds * 1000.0 - kSwapAllowanceMs) {
     sim_.paused = options_.paused;
 }
 
@@ -217,6 +224,7 @@ void App::resetScene() {
     panels_.stats().clear();
     panels_.stats().push(ui::measure(world_, 0.0f));
     world_.setDragSettings(dragSettings_);
+    frameBudget_.reset();  // what the cuts saved was measured on the old world
 }
 
 void App::frameAll() {
@@ -378,7 +386,14 @@ int App::run() {
         times.physicsWait = msBetween(t2, physicsDone);
         times.present = msBetween(physicsDone, t3);
         times.busy = msBetween(start, t3);
+        times.shadowCut = shadowCut();  // what this frame was drawn with
         showTimes(times);
+        if (view_.holdFrameRate && view_.shadows) {
+            frameBudget_.record(times.busy - times.present);
+        } else {
+            frameBudget_.reset();
+        }
+        frameInfo_.shadowCut = shadowCut();
         if (profile) history.push_back(times);
         if (lastFrame) quit = true;
 
@@ -401,7 +416,8 @@ int App::run() {
 
 render::RenderOptions App::renderOptions() const {
     render::RenderOptions ro;
-    ro.shadows = view_.shadows;
+    ro.shadows = view_.shadows && shadowCut() != ui::ShadowCut::all;
+    ro.bodiesReceiveShadows = shadowCut() == ui::ShadowCut::none;
     // The shadow map covers the moving bodies (and the camera's focus).
     vec3 lo = camera_.target - vec3(2.0f), hi = camera_.target + vec3(2.0f);
     for (const auto* v : {&draw_.boxes, &draw_.spheres}) {
@@ -472,6 +488,12 @@ void App::printProfile(const std::vector<FrameTimes>& history, size_t warmUpFram
                 median(&FrameTimes::busy), median(&FrameTimes::physics), median(&FrameTimes::physicsWait),
                 median(&FrameTimes::render), median(&FrameTimes::ui), median(&FrameTimes::uiDraw),
                 median(&FrameTimes::present));
+    const auto framesCut = [&](ui::ShadowCut cut) {
+        return std::count_if(history.begin() + static_cast<std::ptrdiff_t>(warmUpFrames), history.end(),
+                             [cut](const FrameTimes& t) { return t.shadowCut == cut; });
+    };
+    std::printf("profile: frames drawn with shadows cut to hold 60 fps: on bodies %td, all %td\n",
+                framesCut(ui::ShadowCut::onBodies), framesCut(ui::ShadowCut::all));
 }
 
 bool App::saveWorld(const std::string& path, std::string& error) const {

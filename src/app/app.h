@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/background_job.h"
+#include "app/frame_budget.h"
 #include "app/options.h"
 #include "app/paths.h"
 #include "app/sim_clock.h"
@@ -33,7 +34,7 @@ public:
     int run();
 
 private:
-    /// One frame's stage times (ms).
+    /// One frame's stage times (ms), and its shadow cut.
     struct FrameTimes {
         double frame = 0.0;    ///< since the previous frame's start
         double busy = 0.0;     ///< work of this frame, without the wait for the 60 Hz cap
@@ -43,6 +44,7 @@ private:
         double ui = 0.0;       ///< panels' ImGui calls and their GL drawing (finished)
         double uiDraw = 0.0;   ///< the GL drawing part of ui that the 3D pass did not overlap
         double present = 0.0;  ///< screenshot and buffer swap
+        ui::ShadowCut shadowCut = ui::ShadowCut::none;  ///< what the frame budget had cut in this frame
     };
 
     struct Pose {
@@ -77,6 +79,7 @@ private:
 
     void buildDrawList(float alpha);
     render::RenderOptions renderOptions() const;
+    ui::ShadowCut shadowCut() const { return static_cast<ui::ShadowCut>(frameBudget_.cut()); }
     std::vector<glm::ivec4> hiddenPanelRects() const;
     void showTimes(const FrameTimes& times);
     static void printProfile(const std::vector<FrameTimes>& history, size_t warmUpFrames);
@@ -108,6 +111,7 @@ private:
     ui::SimControls sim_;
     ui::DebugView view_;
     ui::FrameInfo frameInfo_;
+    FrameBudget frameBudget_;  // cuts shadows while frames run late ("hold 60 fps")
     DragSettings dragSettings_;
 
     // Mouse state.

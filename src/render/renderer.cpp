@@ -769,7 +769,8 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         p->set("uLightViewProj", lightViewProj);
         p->set("uTowardSun", sun);
         p->set("uEye", eye);
-        p->set("uShadows", options.shadows ? 1 : 0);
+        const bool receives = options.shadows && (p == &litGrid_ || options.bodiesReceiveShadows);
+        p->set("uShadows", receives ? 1 : 0);
         p->set("uShadowBias", shadowBias);
         p->set("uShadowMap", 0);
         if (p == &litBox_) {

@@ -286,6 +286,12 @@ void Panels::worldWindow(World& world, DebugView& view, DragSettings& drag) {
         ImGui::Checkbox("principal axes", &view.principalAxes);
         ImGui::SameLine(200);
         ImGui::Checkbox("shadows", &view.shadows);
+        ImGui::Checkbox("hold 60 fps", &view.holdFrameRate);
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("While frames take longer than 1/60 s (a falling pile on software GL),\n"
+                              "bodies stop receiving shadows, then shadows go off. They come back\n"
+                              "when the frame has room for them again. Stats says what is cut.");
+        }
         ImGui::DragFloat("impulse scale (m/Ns)", &view.impulseScale, 0.01f, 0.001f, 100.0f, "%.3f");
         ImGui::DragFloat("velocity scale (s)", &view.velocityScale, 0.01f, 0.001f, 10.0f, "%.3f");
     }
@@ -571,6 +577,15 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
             ImGui::SetTooltip("Another busy process in this terminal session left the steps' own thread\n"
                               "(at the lowest priority) next to no CPU: for about 10 s the steps run\n"
                               "after the GL work instead, then their thread is tried again.");
+        }
+    }
+    if (frame.shadowCut != ShadowCut::none) {
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), frame.shadowCut == ShadowCut::all
+                                                                ? "shadows off to hold 60 fps"
+                                                                : "bodies unshadowed to hold 60 fps");
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("The frames took longer than 1/60 s: shadow work is cut until they have\n"
+                              "room again (World > Debug layer > hold 60 fps).");
         }
     }
     // Two lines: with a thousand bodies one line was wider than the panel.

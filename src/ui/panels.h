@@ -31,7 +31,11 @@ struct DebugView {
     float impulseScale = 0.5f;   ///< m of arrow per N s
     float velocityScale = 0.25f; ///< m of arrow per m/s
     bool shadows = true;
+    bool holdFrameRate = true;  ///< let the app cut shadows while frames run late (see FrameBudget)
 };
+
+/// What the app has cut from the shadows to hold 60 fps, in the order it cuts.
+enum class ShadowCut { none, onBodies, all };
 
 /// Actions the panels ask the app to perform after drawing.
 struct PanelRequests {
@@ -61,6 +65,7 @@ struct FrameInfo {
     float uiMs = 0.0f;       ///< panels' ImGui calls + what is left of their GL drawing after the 3D pass
     float presentMs = 0.0f;  ///< buffer swap (and screenshots)
     float simTime = 0.0f;    ///< simulated seconds since load
+    ShadowCut shadowCut = ShadowCut::none;
 };
 
 class Panels {
