@@ -3,10 +3,16 @@
 //
 // Frames are judged by the median of a window of frames, so one slow frame (a
 // scheduler hiccup) changes nothing. What a step costs is measured whenever it is cut
-// or restored, from the windows just before and just after; it comes back only when
-// the frame plus that cost fits into 90% of the budget. So the frame does not flicker
-// between two levels while the load stays the same: after a restore that overran, the
-// load must first fall by a tenth of the budget below where that try was made.
+// or restored, from the windows just before and just after; it comes back when the
+// frame plus that cost fits into 90% of the budget.
+//
+// Those measurements are noisy (the host's speed drifts) and may be taken while the
+// load changes (a pile falls while its shadows are cut), so two more rules:
+// - a frame with room is given the step back after a while even if its cost seems
+//   too high (a probe), which measures it again;
+// - a restore that is cut again within kHeldWindows was a mistake: the waits before
+//   the next restore and the next probe double, so a load right at the budget makes
+//   the picture change ever more rarely, not every second.
 #pragma once
 
 #include <algorithm>
@@ -23,9 +29,14 @@ public:
     /// A step is restored only if the estimate leaves this share of the budget spare:
     /// the host's speed drifts by several per cent from one second to the next.
     static constexpr double kRestoreShare = 0.9;
-    /// Windows at a level before the step above may come back: the first measures what
-    /// the last move changed.
-    static constexpr int kWindowsBeforeRestore = 2;
+    /// Windows at a level before the step above may come back (the first measures what
+    /// the last move changed), and before a probe (10 s); each doubles after a restore
+    /// that did not hold, up to kMaxWaitWindows (80 s).
+    static constexpr int kFirstRestoreWindows = 2;
+    static constexpr int kFirstProbeWindows = 20;
+    static constexpr int kMaxWaitWindows = 160;
+    /// A restore that lasts this many windows (5 s) held: the waits start again.
+    static constexpr int kHeldWindows = 10;
 
     explicit FrameBudget(double budgetMs) : budgetMs_(budgetMs) {}
 
@@ -39,20 +50,30 @@ public:
         const double median = windowMedian();
         window_.clear();
         ++windowsAtCut_;
-        if (cut_ != cutBefore_) {
+        if (windowsAtCut_ == 1 && cut_ != cutBefore_) {
             // The step between the two levels, in whichever direction it was taken.
-            const bool cutNow = cut_ > cutBefore_;
-            costOf_[std::max(cut_, cutBefore_)] =
-                std::max(cutNow ? lastMedian_ - median : median - lastMedian_, 0.0);
+            const double grew = median - lastMedian_;
+            costOf_[std::max(cut_, cutBefore_)] = std::max(cut_ < cutBefore_ ? grew : -grew, 0.0);
         }
         lastMedian_ = median;
         cutBefore_ = cut_;
-        if (median > budgetMs_) {
-            if (cut_ < kMaxCut) moveTo(cut_ + 1);
-        } else if (cut_ > 0 && windowsAtCut_ >= kWindowsBeforeRestore &&
-                   median + costOf_[cut_] <= kRestoreShare * budgetMs_) {
-            moveTo(cut_ - 1);
+        if (restored_ && windowsAtCut_ == kHeldWindows) {
+            restoreWindows_ = kFirstRestoreWindows;
+            probeWindows_ = kFirstProbeWindows;
         }
+        if (median > budgetMs_) {
+            if (cut_ == kMaxCut) return;
+            if (restored_ && windowsAtCut_ < kHeldWindows) {
+                restoreWindows_ = std::min(2 * restoreWindows_, kMaxWaitWindows);
+                probeWindows_ = std::min(2 * probeWindows_, kMaxWaitWindows);
+            }
+            moveTo(cut_ + 1, false);
+            return;
+        }
+        const double room = kRestoreShare * budgetMs_;
+        const bool fits = median + costOf_[cut_] <= room && windowsAtCut_ >= restoreWindows_;
+        const bool probe = median <= room && windowsAtCut_ >= probeWindows_;
+        if (cut_ > 0 && (fits || probe)) moveTo(cut_ - 1, true);
     }
 
     /// Back to no cut, with nothing measured (the feature was switched off, or the
@@ -66,18 +87,22 @@ private:
         return *middle;
     }
 
-    void moveTo(int cut) {
+    void moveTo(int cut, bool restored) {
         cut_ = cut;
+        restored_ = restored;
         windowsAtCut_ = 0;
     }
 
     double budgetMs_;
     int cut_ = 0;
+    bool restored_ = false;  // the present cut was reached by a restore
     std::vector<double> window_;
     int windowsAtCut_ = 0;
     int cutBefore_ = 0;                         // the cut during the last judged window
     double lastMedian_ = 0.0;                   // that window's median
     std::array<double, kMaxCut + 1> costOf_{};  // [c]: what restoring step c adds to a frame, last measured
+    int restoreWindows_ = kFirstRestoreWindows;
+    int probeWindows_ = kFirstProbeWindows;
 };
 
 }  // namespace impulse::app

@@ -107,7 +107,7 @@ TEST(FrameBudget, RestoresAStepOnlyWhenWhatItCostFits) {
     recordWindow(budget, 18.0);
     recordWindow(budget, 12.0);
     ASSERT_EQ(budget.cut(), 2);
-    for (int window = 0; window < 20; ++window) recordWindow(budget, 8.0);  // 8 + 6 > 13.5
+    for (int window = 0; window < 10; ++window) recordWindow(budget, 8.0);  // 8 + 6 > 13.5
     EXPECT_EQ(budget.cut(), 2) << "restoring would overrun: the frame stays as it is";
     recordWindow(budget, 7.0);  // the load fell (a pile came to rest): 7 + 6 fits
     EXPECT_EQ(budget.cut(), 1);
@@ -119,7 +119,8 @@ TEST(FrameBudget, RestoresAStepOnlyWhenWhatItCostFits) {
 }
 
 // A restore that overruns is cut again at once, and its measured cost (what the frame
-// grew by) keeps it cut until the load has fallen by a tenth of the budget more.
+// grew by) keeps it cut until the load has fallen by a tenth of the budget more, or a
+// probe comes (after twice the first wait, as this restore overran).
 TEST(FrameBudget, ARestoreThatOverrunsIsCutAgainUntilTheLoadFalls) {
     app::FrameBudget budget(kBudgetMs);
     recordWindow(budget, 20.0);
@@ -131,9 +132,57 @@ TEST(FrameBudget, ARestoreThatOverrunsIsCutAgainUntilTheLoadFalls) {
     ASSERT_EQ(budget.cut(), 1);
     recordWindow(budget, 3.0);   // cutting it saved 13 ms again
     for (int window = 0; window < 20; ++window) recordWindow(budget, 1.0);  // 1 + 13 > 13.5
-    EXPECT_EQ(budget.cut(), 1) << "no flicker while the load stays where the try failed";
+    EXPECT_EQ(budget.cut(), 1) << "no flicker while the load stays where the try failed (no probe for 40)";
     recordWindow(budget, 0.5);
     EXPECT_EQ(budget.cut(), 0);
+}
+
+// Cutting measured 15 ms, more than the step costs once the load has settled (the
+// measurement was taken while it rose): without probes the step would never come back.
+TEST(FrameBudget, ProbesAStepThatSeemsTooDearAndWaitsLongerAfterEachOverrun) {
+    app::FrameBudget budget(kBudgetMs);
+    recordWindow(budget, 20.0);
+    recordWindow(budget, 5.0);  // measures 15 ms
+    ASSERT_EQ(budget.cut(), 1);
+    const auto windowsUntilRestored = [&](double ms) {
+        int windows = 1;  // the one that measured the cut
+        for (; budget.cut() == 1 && windows < 1000; ++windows) recordWindow(budget, ms);
+        return windows;
+    };
+    EXPECT_EQ(windowsUntilRestored(10.0), app::FrameBudget::kFirstProbeWindows);  // 10 + 15 > 13.5
+    recordWindow(budget, 18.0);  // the probe overran
+    ASSERT_EQ(budget.cut(), 1);
+    recordWindow(budget, 10.0);  // cutting saved 8 ms at this load
+    EXPECT_EQ(windowsUntilRestored(10.0), 2 * app::FrameBudget::kFirstProbeWindows);  // 10 + 8 > 13.5
+    for (int window = 0; window < app::FrameBudget::kHeldWindows; ++window) {
+        recordWindow(budget, 12.0);  // this one held
+    }
+    EXPECT_EQ(budget.cut(), 0);
+    recordWindow(budget, 16.0);
+    ASSERT_EQ(budget.cut(), 1);
+    recordWindow(budget, 12.0);  // 4 ms
+    EXPECT_EQ(windowsUntilRestored(12.0), app::FrameBudget::kFirstProbeWindows) << "back to the first wait";
+    recordWindow(budget, 14.0);
+    EXPECT_EQ(budget.cut(), 0);
+}
+
+// A load right at the budget, whatever is cut (the frame alternates between 13 and 16 ms
+// a window): cutting seems to save 3 ms, never enough to restore on the estimate; the
+// probes that restore a step overrun at once, and come ever more rarely.
+TEST(FrameBudget, ALoadAtTheBudgetChangesThePictureEverMoreRarely) {
+    app::FrameBudget budget(kBudgetMs);
+    std::vector<int> restoredAt;
+    for (int window = 0; window < 1000; ++window) {
+        const int cut = budget.cut();
+        recordWindow(budget, window % 2 == 0 ? 13.0 : 16.0);
+        if (budget.cut() < cut) restoredAt.push_back(window);
+    }
+    ASSERT_GE(restoredAt.size(), 4u) << "it keeps probing";
+    EXPECT_LE(restoredAt.size(), 10u);
+    for (size_t i = 2; i < restoredAt.size(); ++i) {
+        EXPECT_GE(restoredAt[i] - restoredAt[i - 1], restoredAt[i - 1] - restoredAt[i - 2]) << "restore " << i;
+    }
+    EXPECT_GE(restoredAt.back() - restoredAt[restoredAt.size() - 2], app::FrameBudget::kMaxWaitWindows - 1);
 }
 
 TEST(FrameBudget, ResetForgetsTheCutAndItsCosts) {
