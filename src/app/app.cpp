@@ -362,7 +362,7 @@ int App::run() {
         }
         const Uint64 physicsDone = SDL_GetPerformanceCounter();
         times.physics = physicsMs_;
-        physicsPlacement_.record(physicsJob_.lastWaitMs(), physicsJob_.lastWaitCpuMs());
+        physicsPlacement_.record(physicsJob_.lastWaitMs(), physicsJob_.lastWaitCpuMs(), physicsMs_);
         frameInfo_.physicsOnMainThread = !physicsOnJob;
 
         ++frame;

@@ -120,6 +120,12 @@ private:
 /// Where the frame's job runs: on the BackgroundJob, unless it was starved there
 /// (see the top of this file). The caller then runs it itself, at its own priority,
 /// for a while, and tries the background again.
+///
+/// How long is set by what the starved frame lost, as in renting against buying: a
+/// try on the background risks another such frame, and each frame on the caller
+/// costs the job's own time. The caller keeps the job until that time adds up to
+/// kLossesWorth such losses: about 10 s when another busy process took the core
+/// (hundreds of ms lost), half a second for a hiccup of the host (a few ms).
 class JobPlacement {
 public:
     /// A frame waited more than this for a job that was on a CPU less than
@@ -127,26 +133,37 @@ public:
     /// has nothing else to run (the GL work is done), so the job should have a core.
     static constexpr double kStarvedWaitMs = 2.0;
     static constexpr double kStarvedCpuShare = 0.5;
-    /// A starved frame moves the job to the caller for so many frames (about 10 s at
-    /// 60 fps): each try on the background while the other process runs costs a frame
-    /// of a few hundred ms.
-    static constexpr int kFramesOnCaller = 600;
+    static constexpr double kLossesWorth = 4.0;
+    /// Frames on the caller after a starved frame, at least and at most (0.5 and 10 s
+    /// at 60 fps).
+    static constexpr int kMinFramesOnCaller = 30;
+    static constexpr int kMaxFramesOnCaller = 600;
 
     bool onBackground() const { return callerFramesLeft_ == 0; }
 
     /// After a frame: on the background, how long the caller waited for the job and
-    /// how much of that wait the job was on a CPU (ms); on the caller, they do not count.
-    void record(double waitedMs, double cpuWhileWaitedMs) {
+    /// how much of that wait the job was on a CPU; on the caller, how long the job took
+    /// there (ms).
+    void record(double waitedMs, double cpuWhileWaitedMs, double jobOnCallerMs) {
         if (!onBackground()) {
             --callerFramesLeft_;
+            ++framesOnCaller_;
+            callerMsLeft_ -= jobOnCallerMs;
+            if (callerMsLeft_ <= 0.0 && framesOnCaller_ >= kMinFramesOnCaller) callerFramesLeft_ = 0;
             return;
         }
         const bool starved = waitedMs > kStarvedWaitMs && cpuWhileWaitedMs < kStarvedCpuShare * waitedMs;
-        if (starved) callerFramesLeft_ = kFramesOnCaller;
+        if (starved) {
+            callerFramesLeft_ = kMaxFramesOnCaller;
+            framesOnCaller_ = 0;
+            callerMsLeft_ = kLossesWorth * (waitedMs - cpuWhileWaitedMs);
+        }
     }
 
 private:
     int callerFramesLeft_ = 0;
+    int framesOnCaller_ = 0;
+    double callerMsLeft_ = 0.0;  // job time the caller still takes on before a try
 };
 
 }  // namespace impulse::app

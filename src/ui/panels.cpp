@@ -574,9 +574,9 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
     if (frame.physicsOnMainThread) {
         ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "steps on the main thread");
         if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip("Another busy process in this terminal session left the steps' own thread\n"
-                              "(at the lowest priority) next to no CPU: for about 10 s the steps run\n"
-                              "after the GL work instead, then their thread is tried again.");
+            ImGui::SetTooltip("Another busy process in this terminal session (or the host) left the steps'\n"
+                              "own thread (at the lowest priority) next to no CPU: for up to 10 s the\n"
+                              "steps run after the GL work instead, then their thread is tried again.");
         }
     }
     if (frame.shadowCut != ShadowCut::none) {

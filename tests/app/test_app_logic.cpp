@@ -55,19 +55,35 @@ TEST(Options, RejectsBadArguments) {
 TEST(JobPlacement, MovesAStarvedJobToTheCallerForAWhile) {
     app::JobPlacement placement;
     for (int frame = 0; frame < 1000; ++frame) {
-        placement.record(0.0, 0.0);    // done before the GL work: no wait
-        placement.record(30.0, 29.8);  // long steps, on a CPU all along
-        placement.record(3.0, 1.53);   // a little short of the CPU: share 0.51
-        placement.record(1.9, 0.0);    // starved, but hardly waited for
+        placement.record(0.0, 0.0, 0.0);    // done before the GL work: no wait
+        placement.record(30.0, 29.8, 0.0);  // long steps, on a CPU all along
+        placement.record(3.0, 1.53, 0.0);   // a little short of the CPU: share 0.51
+        placement.record(1.9, 0.0, 0.0);    // starved, but hardly waited for
     }
     EXPECT_TRUE(placement.onBackground());
 
-    placement.record(250.0, 5.0);  // 2% of the wait on a CPU
-    for (int frame = 0; frame < app::JobPlacement::kFramesOnCaller; ++frame) {
+    // 2% of the wait on a CPU: 245 ms lost, so the caller takes on 980 ms of 1 ms jobs,
+    // more than the longest stay.
+    placement.record(250.0, 5.0, 0.0);
+    for (int frame = 0; frame < app::JobPlacement::kMaxFramesOnCaller; ++frame) {
         ASSERT_FALSE(placement.onBackground()) << "frame " << frame;
-        placement.record(0.0, 0.0);
+        placement.record(0.0, 0.0, 1.0);
     }
     EXPECT_TRUE(placement.onBackground()) << "tried on its thread again";
+}
+
+// A hiccup of the host that cost 10 ms: the caller runs 4 ms steps for as long as 4 such
+// losses (10 frames), but at least half a second.
+TEST(JobPlacement, AShortStarvationKeepsTheJobOnTheCallerBriefly) {
+    app::JobPlacement placement;
+    placement.record(13.0, 3.0, 0.0);
+    int frames = 0;
+    for (; !placement.onBackground() && frames < 1000; ++frames) placement.record(0.0, 0.0, 4.0);
+    EXPECT_EQ(frames, app::JobPlacement::kMinFramesOnCaller);
+    // The same loss with 0.5 ms steps: 80 frames.
+    placement.record(13.0, 3.0, 0.0);
+    for (frames = 0; !placement.onBackground() && frames < 1000; ++frames) placement.record(0.0, 0.0, 0.5);
+    EXPECT_EQ(frames, 80);
 }
 
 namespace {
