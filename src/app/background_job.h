@@ -147,22 +147,20 @@ public:
     void record(double waitedMs, double cpuWhileWaitedMs, double jobOnCallerMs) {
         if (!onBackground()) {
             --callerFramesLeft_;
-            ++framesOnCaller_;
             callerMsLeft_ -= jobOnCallerMs;
-            if (callerMsLeft_ <= 0.0 && framesOnCaller_ >= kMinFramesOnCaller) callerFramesLeft_ = 0;
+            const int framesOnCaller = kMaxFramesOnCaller - callerFramesLeft_;
+            if (callerMsLeft_ <= 0.0 && framesOnCaller >= kMinFramesOnCaller) callerFramesLeft_ = 0;
             return;
         }
         const bool starved = waitedMs > kStarvedWaitMs && cpuWhileWaitedMs < kStarvedCpuShare * waitedMs;
         if (starved) {
             callerFramesLeft_ = kMaxFramesOnCaller;
-            framesOnCaller_ = 0;
             callerMsLeft_ = kLossesWorth * (waitedMs - cpuWhileWaitedMs);
         }
     }
 
 private:
     int callerFramesLeft_ = 0;
-    int framesOnCaller_ = 0;
     double callerMsLeft_ = 0.0;  // job time the caller still takes on before a try
 };
 

@@ -50,8 +50,9 @@ public:
         const double median = windowMedian();
         window_.clear();
         ++windowsAtCut_;
-        if (windowsAtCut_ == 1 && cut_ != cutBefore_) {
-            // The step between the two levels, in whichever direction it was taken.
+        if (cut_ != cutBefore_) {
+            // The first window after a move: the step between the two levels, in
+            // whichever direction it was taken.
             const double grew = median - lastMedian_;
             costOf_[std::max(cut_, cutBefore_)] = std::max(cut_ < cutBefore_ ? grew : -grew, 0.0);
         }

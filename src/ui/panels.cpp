@@ -19,6 +19,7 @@ constexpr float kRightWidth = 350.0f;
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
 const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
 const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
+const ImVec4 kNoticeColor(1.0f, 0.8f, 0.3f, 1.0f);  // the app works around a slow machine
 const ImVec4 kSleepColor(0.55f, 0.7f, 1.0f, 1.0f);
 
 std::string bodyLabel(const World& world, BodyId id) {
@@ -572,7 +573,7 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
                           "'waited' is what the frame still waited for them after its GL work.");
     }
     if (frame.physicsOnMainThread) {
-        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "steps on the main thread");
+        ImGui::TextColored(kNoticeColor, "steps on the main thread");
         if (ImGui::IsItemHovered()) {
             ImGui::SetTooltip("Another busy process in this terminal session (or the host) left the steps'\n"
                               "own thread (at the lowest priority) next to no CPU: for up to 10 s the\n"
@@ -580,9 +581,8 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
         }
     }
     if (frame.shadowCut != ShadowCut::none) {
-        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), frame.shadowCut == ShadowCut::all
-                                                                ? "shadows off to hold 60 fps"
-                                                                : "bodies unshadowed to hold 60 fps");
+        ImGui::TextColored(kNoticeColor, frame.shadowCut == ShadowCut::all ? "shadows off to hold 60 fps"
+                                                                           : "bodies unshadowed to hold 60 fps");
         if (ImGui::IsItemHovered()) {
             ImGui::SetTooltip("The frames took longer than 1/60 s: shadow work is cut until they have\n"
                               "room again (World > Debug layer > hold 60 fps).");
