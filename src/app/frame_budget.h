@@ -2,7 +2,8 @@
 // frames run over their budget, and restoring it once the frame has room again.
 //
 // Frames are judged by the median of a window of frames, so one slow frame (a
-// scheduler hiccup) changes nothing. What a step costs is measured whenever it is cut
+// scheduler hiccup) changes nothing; a window a little over the budget is cut only if
+// the next one is too. What a step costs is measured whenever it is cut
 // or restored, from the windows just before and just after; it comes back when the
 // frame plus that cost fits into 90% of the budget.
 //
@@ -29,6 +30,9 @@ public:
     /// A step is restored only if the estimate leaves this share of the budget spare:
     /// the host's speed drifts by several per cent from one second to the next.
     static constexpr double kRestoreShare = 0.9;
+    /// A window this far over the budget is cut at once (a pile starts falling); one
+    /// less late may be the host's drift, and is cut after a second late window.
+    static constexpr double kClearOverrun = 1.1;
     /// Windows at a level before the step above may come back (the first measures what
     /// the last move changed), and before a probe (10 s); each doubles after a restore
     /// that did not hold, up to kMaxWaitWindows (80 s).
@@ -62,8 +66,9 @@ public:
             restoreWindows_ = kFirstRestoreWindows;
             probeWindows_ = kFirstProbeWindows;
         }
-        if (median > budgetMs_) {
-            if (cut_ == kMaxCut) return;
+        lateWindows_ = median > budgetMs_ ? lateWindows_ + 1 : 0;
+        if (lateWindows_ > 0) {
+            if (cut_ == kMaxCut || (median <= kClearOverrun * budgetMs_ && lateWindows_ < 2)) return;
             if (restored_ && windowsAtCut_ < kHeldWindows) {
                 restoreWindows_ = std::min(2 * restoreWindows_, kMaxWaitWindows);
                 probeWindows_ = std::min(2 * probeWindows_, kMaxWaitWindows);
@@ -92,6 +97,7 @@ private:
         cut_ = cut;
         restored_ = restored;
         windowsAtCut_ = 0;
+        lateWindows_ = 0;
     }
 
     double budgetMs_;
@@ -99,6 +105,7 @@ private:
     bool restored_ = false;  // the present cut was reached by a restore
     std::vector<double> window_;
     int windowsAtCut_ = 0;
+    int lateWindows_ = 0;  // judged over the budget in a row
     int cutBefore_ = 0;                         // the cut during the last judged window
     double lastMedian_ = 0.0;                   // that window's median
     std::array<double, kMaxCut + 1> costOf_{};  // [c]: what restoring step c adds to a frame, last measured
