@@ -149,9 +149,10 @@ TEST(FrameBudget, RestoresAStepOnlyWhenWhatItCostFits) {
     EXPECT_EQ(budget.cut(), 0);
 }
 
-// A restore that overruns is cut again at once, and its measured cost (what the frame
-// grew by) keeps it cut until the load has fallen by a tenth of the budget more, or a
-// probe comes (after twice the first wait, as this restore overran).
+// A restore that overruns is cut again (a little late: after two windows), and its
+// measured cost (what the frame grew by) keeps it cut until the load has fallen by a
+// tenth of the budget more, or a probe comes (after twice the first wait, as this
+// restore overran).
 TEST(FrameBudget, ARestoreThatOverrunsIsCutAgainUntilTheLoadFalls) {
     app::FrameBudget budget(kBudgetMs);
     recordWindow(budget, 20.0);
@@ -219,14 +220,20 @@ TEST(FrameBudget, ALoadAtTheBudgetChangesThePictureEverMoreRarely) {
     EXPECT_GE(restoredAt.back() - restoredAt[restoredAt.size() - 2], app::FrameBudget::kMaxWaitWindows - 1);
 }
 
-TEST(FrameBudget, ResetForgetsTheCutAndItsCosts) {
+TEST(FrameBudget, ResetForgetsTheCutAndTheLongerWaits) {
     app::FrameBudget budget(kBudgetMs);
     recordWindow(budget, 20.0);
+    recordWindow(budget, 10.0);
+    recordWindow(budget, 3.0);  // restored
+    recordWindow(budget, 17.0);  // and cut again at once: the waits double
     ASSERT_EQ(budget.cut(), 1);
     budget.reset();
     EXPECT_EQ(budget.cut(), 0);
-    recordWindow(budget, 15.0);
-    EXPECT_EQ(budget.cut(), 0);
+    recordWindow(budget, 20.0);
+    recordWindow(budget, 5.0);  // measures 15 ms: only a probe brings it back
+    int windows = 1;
+    for (; budget.cut() == 1 && windows < 1000; ++windows) recordWindow(budget, 10.0);
+    EXPECT_EQ(windows, app::FrameBudget::kFirstProbeWindows) << "the first wait again";
 }
 
 // The CPU time is the job thread's: waiting for a job that sleeps 30 ms it is a
