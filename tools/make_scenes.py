@@ -132,8 +132,9 @@ def default_scene():
     rolling resistance), so the ball that leaves the ramp, or a body the user throws, would
     otherwise roll off the edge and fall for ever. The kerb sends it back instead.
     """
-    bodies = [ground()]
-    kerb_half_height, kerb_half_thickness, edge = 0.3, 0.2, 20.0
+    edge = 20.0  # the ground's half extent
+    bodies = [ground(edge, edge)]
+    kerb_half_height, kerb_half_thickness = 0.3, 0.2
     for name, x, z, half_x, half_z in (("kerb_east", 1, 0, kerb_half_thickness, edge),
                                        ("kerb_west", -1, 0, kerb_half_thickness, edge),
                                        ("kerb_north", 0, -1, edge, kerb_half_thickness),

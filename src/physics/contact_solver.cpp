@@ -569,8 +569,8 @@ void solveCollisions(ContactSolverData& data, const std::vector<Body>& bodies, i
 namespace {
 
 constexpr int kColourCount = 64;  ///< one bit each in ContactSolverData::slotColours
-constexpr int kOverflowColour = kColourCount;
-constexpr size_t kPrefetchAhead = 8;  ///< constraints: about one batch ahead  ///< a constraint of a body with 64 colours taken: alone in its batch
+constexpr int kOverflowColour = kColourCount;  ///< a constraint of a body with 64 colours taken: alone in its batch
+constexpr size_t kPrefetchAhead = 8;  ///< constraints: about one batch ahead
 
 void setLane(Lanes& lanes, int lane, float value) { lanes.v[lane] = value; }
 void setLane(Lanes3& lanes, int lane, const vec3& value) {
