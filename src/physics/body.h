@@ -3,6 +3,7 @@
 #pragma once
 
 #include "physics/math.h"
+#include "physics/prefetch.h"
 #include "physics/shape.h"
 
 #include <cstdint>
@@ -115,5 +116,8 @@ struct alignas(64) Body {
     /// Velocity of the material point at world position p.
     vec3 velocityAt(const vec3& p) const { return linearVelocity + glm::cross(angularVelocity, p - position); }
 };
+
+/// Asks for the fields a step reads of every body (see Body).
+inline void prefetchBody(const Body& body) { prefetchBytes(&body, offsetof(Body, inertiaBody)); }
 
 }  // namespace impulse

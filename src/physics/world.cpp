@@ -524,6 +524,7 @@ void World::substep(float dt) {
     in.isStatic.assign(slotCount, 0);
     in.spinReach.assign(slotCount, 0.0f);
     for (size_t i = 0; i < slotCount; ++i) {
+        if (i + kPrefetchRecordsAhead < slotCount) prefetchBody(bodies_[i + kPrefetchRecordsAhead]);
         const Body& body = bodies_[i];
         if (!body.isAlive()) continue;
         in.present[i] = 1;
@@ -539,7 +540,17 @@ void World::substep(float dt) {
     in.manifolds.clear();
     in.islandsToWake.clear();
     size_t previousIndex = 0;
-    for (const BodyPair& pair : in.pairs) {
+    for (size_t pairIndex = 0; pairIndex < in.pairs.size(); ++pairIndex) {
+        const BodyPair& pair = in.pairs[pairIndex];
+        if (pairIndex + kPrefetchPairsAhead < in.pairs.size()) {
+            prefetchBody(bodies_[in.pairs[pairIndex + kPrefetchPairsAhead].b]);
+        }
+        prefetchAhead(in.previousManifolds, previousIndex);
+        // The manifold this pair may add, a few ahead, inside the capacity kept from earlier steps.
+        if (in.manifolds.size() + kPrefetchRecordsAhead < in.manifolds.capacity()) {
+            prefetchBytesForWrite(in.manifolds.data() + in.manifolds.size() + kPrefetchRecordsAhead,
+                                  sizeof(ContactManifold));
+        }
         const Body& a = bodies_[pair.a];
         const Body& b = bodies_[pair.b];
         // Speculative reach: how far the closest features can approach this pass,

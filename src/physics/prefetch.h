@@ -1,0 +1,47 @@
+// Software prefetch for the step's passes over large records. In a large
+// scene (pile16000) the manifolds (700 bytes each), constraints (476) and
+// bodies (320) do not fit in the caches, and on the machine the benchmarks
+// run on the hardware prefetcher does not keep up with walks at such strides,
+// even in order: prepareContacts took 4.4 ms of a 47 ms step at 16k bodies,
+// 2.7 ms asking for each manifold and constraint a few records ahead.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace impulse {
+
+/// How many records ahead an in-order walk asks for: about what arrives from
+/// memory while the walk works on one.
+inline constexpr size_t kPrefetchRecordsAhead = 4;
+/// How many pairs ahead a walk over the pairs in key order asks for the second
+/// body of a pair, which it reaches out of order.
+inline constexpr size_t kPrefetchPairsAhead = 8;
+
+/// Asks for the cache lines of `bytes` bytes from `first`, to read or to write.
+inline void prefetchBytes(const void* first, size_t bytes) {
+    for (size_t offset = 0; offset < bytes; offset += 64) {
+        __builtin_prefetch(static_cast<const char*>(first) + offset, 0);
+    }
+}
+inline void prefetchBytesForWrite(const void* first, size_t bytes) {
+    for (size_t offset = 0; offset < bytes; offset += 64) {
+        __builtin_prefetch(static_cast<const char*>(first) + offset, 1);
+    }
+}
+
+/// For a walk over `records` that is at `index`: the record kPrefetchRecordsAhead on.
+template <typename T>
+inline void prefetchAhead(const std::vector<T>& records, size_t index) {
+    if (index + kPrefetchRecordsAhead < records.size()) {
+        prefetchBytes(&records[index + kPrefetchRecordsAhead], sizeof(T));
+    }
+}
+template <typename T>
+inline void prefetchAheadForWrite(const std::vector<T>& records, size_t index) {
+    if (index + kPrefetchRecordsAhead < records.size()) {
+        prefetchBytesForWrite(&records[index + kPrefetchRecordsAhead], sizeof(T));
+    }
+}
+
+}  // namespace impulse
