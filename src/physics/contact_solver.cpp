@@ -576,10 +576,13 @@ namespace {
 
 constexpr int kColourCount = 64;  ///< one bit each in ContactSolverData::slotColours
 constexpr int kOverflowColour = kColourCount;  ///< a constraint of a body with 64 colours taken: alone in its batch
-/// The packing and storeBatchImpulses visit the constraints in colour order,
-/// far apart in memory (at 16k bodies the packing spent 40% of its time
-/// waiting for them): they ask for them about one batch ahead.
-constexpr size_t kPrefetchAhead = 8;
+
+/// The packing's sort key: by colour, then most points first, so that a
+/// batch's lanes mostly have the same number of points.
+uint32_t batchKey(int colour, int pointCount) {
+    return uint32_t(colour * kMaxManifoldPoints + (kMaxManifoldPoints - pointCount));
+}
+int pointCountOfKey(uint32_t key) { return kMaxManifoldPoints - int(key % kMaxManifoldPoints); }
 
 void setLane(Lanes& lanes, int lane, float value) { lanes.v[lane] = value; }
 void setLane(Lanes3& lanes, int lane, const vec3& value) {
@@ -726,9 +729,9 @@ FloatW axisVelocity(const Vec3W& vA, const Vec3W& wA, const Vec3W& vB, const Vec
 namespace {
 
 // Effective masses and Jacobians of a packed batch, lane-parallel, with the
-// lever arms of the start of the step.
-void computeBatchAxes(const ContactSolverData& data, const ContactBatch& batch, BatchPoint* points,
-                      BatchPointTurns* turns) {
+// lever arms of the start of the step. lanePoints: each lane's point count.
+void computeBatchAxes(const ContactSolverData& data, const ContactBatch& batch, const uint8_t* lanePoints,
+                      BatchPoint* points, BatchPointTurns* turns) {
     const Mat3W inverseInertiaA = gatherInverseInertia(data.inverseInertia, batch.a);
     const Mat3W inverseInertiaB = gatherInverseInertia(data.inverseInertia, batch.b);
     Lanes inverseMassSums;  // 1/m_A + 1/m_B
@@ -738,20 +741,10 @@ void computeBatchAxes(const ContactSolverData& data, const ContactBatch& batch, 
     const FloatW inverseMasses = load(inverseMassSums);
     const Vec3W normal = load(batch.normal), tangent0 = load(batch.tangent[0]), tangent1 = load(batch.tangent[1]);
     for (int i = 0; i < batch.pointCount; ++i) {
-        Lanes3 rA, rB;
         Lanes present;
-        for (int lane = 0; lane < kSimdWidth; ++lane) {
-            const int32_t m = batch.constraint[lane];
-            const bool has = m >= 0 && i < data.constraints[size_t(m)].pointCount;
-            present.v[lane] = laneMask(has);
-            if (!has) continue;
-            setLane(rA, lane, data.constraints[size_t(m)].points[i].rA);
-            setLane(rB, lane, data.constraints[size_t(m)].points[i].rB);
-        }
+        for (int lane = 0; lane < kSimdWidth; ++lane) present.v[lane] = laneMask(i < lanePoints[lane]);
         BatchPoint& p = points[i];
-        p.rA = rA;
-        p.rB = rB;
-        const Vec3W ra = load(rA), rb = load(rB);
+        const Vec3W ra = load(p.rA), rb = load(p.rB);
         const FloatW mask = load(present);
         // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
         const auto axisAlong = [&](const Vec3W& d) {
@@ -784,6 +777,9 @@ void buildContactBatches(ContactSolverData& data) {
     std::vector<uint32_t> keyOf(count);
     uint32_t bucketStart[kKeys + 1] = {};
     for (size_t m = 0; m < count; ++m) {
+        if (m + kPrefetchRecordsAhead < count) {
+            prefetchBytes(&data.constraints[m + kPrefetchRecordsAhead], offsetof(ContactConstraint, anchorTurnsA));
+        }
         const ContactConstraint& c = data.constraints[m];
         const uint64_t used = data.slotColours[c.a] | data.slotColours[c.b];
         int colour = kOverflowColour;
@@ -792,18 +788,19 @@ void buildContactBatches(ContactSolverData& data) {
             if (c.a != 0) data.slotColours[c.a] |= uint64_t(1) << colour;
             if (c.b != 0) data.slotColours[c.b] |= uint64_t(1) << colour;
         }
-        keyOf[m] = uint32_t(colour * kMaxManifoldPoints + (kMaxManifoldPoints - c.pointCount));
+        keyOf[m] = batchKey(colour, c.pointCount);
         ++bucketStart[keyOf[m] + 1];
     }
     for (int k = 0; k < kKeys; ++k) bucketStart[k + 1] += bucketStart[k];
     for (size_t m = 0; m < count; ++m) order[bucketStart[keyOf[m]]++] = uint32_t(m);
 
+    // The batches' layout follows from the sorted keys alone.
     data.batches.clear();
-    data.batchPoints.clear();
-    data.batchPointsOnce.clear();
-    data.batchPointTurns.clear();
     data.colourStarts.clear();
     data.overflowFrom = ~size_t(0);
+    data.laneOfConstraint.resize(count);
+    data.lanePoints.clear();
+    size_t pointTotal = 0;
     uint32_t lastColour = ~0u;
     for (size_t next = 0; next < count;) {
         const uint32_t colour = keyOf[order[next]] / kMaxManifoldPoints;
@@ -813,64 +810,83 @@ void buildContactBatches(ContactSolverData& data) {
             lastColour = colour;
         }
         ContactBatch& batch = data.batches.emplace_back();
-        batch.firstPoint = uint32_t(data.batchPoints.size());
-        batch.pointCount = data.constraints[order[next]].pointCount;
-        data.batchPoints.resize(data.batchPoints.size() + size_t(batch.pointCount));
-        data.batchPointsOnce.resize(data.batchPoints.size());
-        BatchPoint* points = &data.batchPoints[batch.firstPoint];
-        BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
+        batch.firstPoint = uint32_t(pointTotal);
+        batch.pointCount = pointCountOfKey(keyOf[order[next]]);
+        pointTotal += size_t(batch.pointCount);
         const int laneCount = colour == kOverflowColour ? 1 : kSimdWidth;
         for (int lane = 0; lane < kSimdWidth; ++lane) {
             const bool filled = lane < laneCount && next < count && keyOf[order[next]] / kMaxManifoldPoints == colour;
             if (!filled) {
-                batch.a[lane] = batch.b[lane] = 0;
-                batch.constraint[lane] = -1;
+                batch.constraint[lane] = -1;  // and slot 0, the default, for A and B
+                data.lanePoints.push_back(0);
                 continue;
             }
             const uint32_t m = order[next++];
-            if (next + kPrefetchAhead < count) {
-                prefetchBytes(&data.constraints[order[next + kPrefetchAhead]], sizeof(ContactConstraint));
-            }
-            const ContactConstraint& c = data.constraints[m];
-            batch.a[lane] = c.a;
-            batch.b[lane] = c.b;
             batch.constraint[lane] = int32_t(m);
-            setLane(batch.normal, lane, c.normal);
-            setLane(batch.tangent[0], lane, c.tangent[0]);
-            setLane(batch.tangent[1], lane, c.tangent[1]);
-            setLane(batch.anchorTurnsA, lane, laneMask(c.anchorTurnsA));
-            setLane(batch.anchorTurnsB, lane, laneMask(c.anchorTurnsB));
-            setLane(batch.supportA, lane, laneMask(c.supportA));
-            setLane(batch.supportB, lane, laneMask(c.supportB));
-            batch.supportsHeavy = batch.supportsHeavy || c.supportA || c.supportB;
-            for (int i = 0; i < c.pointCount; ++i) {
-                const ConstraintPoint& cp = c.points[i];
-                BatchPoint& p = points[i];
-                BatchPointOnce& once = pointsOnce[i];
-                setLane(once.anchorA, lane, cp.anchorA);
-                setLane(once.anchorB, lane, cp.anchorB);
-                setLane(once.adjustedSeparation, lane, cp.adjustedSeparation);
-                setLane(p.separation, lane, cp.separation);
-                setLane(p.friction, lane, c.pointFriction[i]);
-                setLane(p.normalImpulse, lane, cp.normalImpulse);
-                setLane(p.tangentImpulse[0], lane, cp.tangentImpulse[0]);
-                setLane(p.tangentImpulse[1], lane, cp.tangentImpulse[1]);
-                setLane(once.stepNormalImpulse, lane, cp.stepNormalImpulse);
-                batch.mayBounce = batch.mayBounce || cp.mayBounce;
-            }
+            data.laneOfConstraint[m] = uint32_t((data.batches.size() - 1) * kSimdWidth + size_t(lane));
+            data.lanePoints.push_back(uint8_t(pointCountOfKey(keyOf[m])));
         }
-        const auto turnsWithL = [&](uint32_t slot) {
-            return std::binary_search(data.gyroscopicSlots.begin(), data.gyroscopicSlots.end(), slot);
-        };
+    }
+    data.colourStarts.push_back(uint32_t(data.batches.size()));
+    // A lane whose manifold has fewer points keeps these zeros.
+    data.batchPoints.assign(pointTotal, BatchPoint{});
+    data.batchPointsOnce.assign(pointTotal, BatchPointOnce{});
+
+    // The lanes are filled walking the constraints in memory order: in colour
+    // order they are far apart, and at 16k bodies they come from memory, while
+    // the batches are a few megabytes.
+    for (size_t m = 0; m < count; ++m) {
+        prefetchAhead(data.constraints, m);
+        const ContactConstraint& c = data.constraints[m];
+        const uint32_t laneIndex = data.laneOfConstraint[m];
+        const int lane = int(laneIndex % kSimdWidth);
+        ContactBatch& batch = data.batches[laneIndex / kSimdWidth];
+        batch.a[lane] = c.a;
+        batch.b[lane] = c.b;
+        setLane(batch.normal, lane, c.normal);
+        setLane(batch.tangent[0], lane, c.tangent[0]);
+        setLane(batch.tangent[1], lane, c.tangent[1]);
+        setLane(batch.anchorTurnsA, lane, laneMask(c.anchorTurnsA));
+        setLane(batch.anchorTurnsB, lane, laneMask(c.anchorTurnsB));
+        setLane(batch.supportA, lane, laneMask(c.supportA));
+        setLane(batch.supportB, lane, laneMask(c.supportB));
+        batch.supportsHeavy = batch.supportsHeavy || c.supportA || c.supportB;
+        BatchPoint* points = &data.batchPoints[batch.firstPoint];
+        BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
+        for (int i = 0; i < c.pointCount; ++i) {
+            const ConstraintPoint& cp = c.points[i];
+            BatchPoint& p = points[i];
+            BatchPointOnce& once = pointsOnce[i];
+            setLane(p.rA, lane, cp.rA);
+            setLane(p.rB, lane, cp.rB);
+            setLane(once.anchorA, lane, cp.anchorA);
+            setLane(once.anchorB, lane, cp.anchorB);
+            setLane(once.adjustedSeparation, lane, cp.adjustedSeparation);
+            setLane(p.separation, lane, cp.separation);
+            setLane(p.friction, lane, c.pointFriction[i]);
+            setLane(p.normalImpulse, lane, cp.normalImpulse);
+            setLane(p.tangentImpulse[0], lane, cp.tangentImpulse[0]);
+            setLane(p.tangentImpulse[1], lane, cp.tangentImpulse[1]);
+            setLane(once.stepNormalImpulse, lane, cp.stepNormalImpulse);
+            batch.mayBounce = batch.mayBounce || cp.mayBounce;
+        }
+    }
+
+    data.batchPointTurns.clear();
+    const auto turnsWithL = [&](uint32_t slot) {
+        return std::binary_search(data.gyroscopicSlots.begin(), data.gyroscopicSlots.end(), slot);
+    };
+    for (size_t k = 0; k < data.batches.size(); ++k) {
+        ContactBatch& batch = data.batches[k];
         batch.followsTurn = std::any_of(std::begin(batch.a), std::end(batch.a), turnsWithL) ||
                             std::any_of(std::begin(batch.b), std::end(batch.b), turnsWithL);
         if (batch.followsTurn) {
             batch.firstTurns = uint32_t(data.batchPointTurns.size());
             data.batchPointTurns.resize(data.batchPointTurns.size() + size_t(batch.pointCount));
         }
-        computeBatchAxes(data, batch, points, turnsOf(data, batch));
+        computeBatchAxes(data, batch, &data.lanePoints[k * kSimdWidth], &data.batchPoints[batch.firstPoint],
+                         turnsOf(data, batch));
     }
-    data.colourStarts.push_back(uint32_t(data.batches.size()));
 }
 
 namespace {
@@ -896,40 +912,34 @@ void forEachColour(ContactSolverData& data, ThreadTeam& team, int member, bool r
 }  // namespace
 
 void storeBatchImpulses(ContactSolverData& data) {
+    // In memory order, as the packing filled the lanes.
     data.deepestSeparation = 0.0f;
-    // The batches hold the constraints in batchOrder: the same walk as the packing's.
-    const std::vector<uint32_t>& order = data.batchOrder;
-    size_t next = 0;
-    for (const ContactBatch& batch : data.batches) {
+    for (size_t m = 0; m < data.constraints.size(); ++m) {
+        prefetchAheadForWrite(data.constraints, m);
+        ContactConstraint& c = data.constraints[m];
+        const uint32_t laneIndex = data.laneOfConstraint[m];
+        const int lane = int(laneIndex % kSimdWidth);
+        const ContactBatch& batch = data.batches[laneIndex / kSimdWidth];
         const BatchPoint* points = &data.batchPoints[batch.firstPoint];
         const BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
-        for (int lane = 0; lane < kSimdWidth; ++lane) {
-            if (batch.constraint[lane] < 0) continue;
-            if (next + kPrefetchAhead < order.size()) {
-                const ContactConstraint& ahead = data.constraints[order[next + kPrefetchAhead]];
-                prefetchBytesForWrite(&ahead, sizeof(ahead));
-            }
-            ++next;
-            ContactConstraint& c = data.constraints[size_t(batch.constraint[lane])];
-            c.deepestSeparation = 0.0f;
-            for (int i = 0; i < c.pointCount; ++i) {
-                const BatchPoint& p = points[i];
-                const BatchPointOnce& once = pointsOnce[i];
-                ConstraintPoint& cp = c.points[i];
-                c.deepestSeparation = std::min(c.deepestSeparation, p.separation.v[lane]);
-                cp.normalImpulse = p.normalImpulse.v[lane];
-                cp.closingVelocity = p.closingVelocity.v[lane];
-                cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
-                cp.tangentImpulse[1] = p.tangentImpulse[1].v[lane];
-                // With the last sub-step's impulses (see beginSubStep). The tangents
-                // are fixed for the step, so the sums along them add up to the vector.
-                cp.stepNormalImpulse = once.stepNormalImpulse.v[lane] + cp.normalImpulse;
-                cp.stepFrictionImpulse +=
-                    (once.stepTangentImpulse[0].v[lane] + cp.tangentImpulse[0]) * c.tangent[0] +
-                    (once.stepTangentImpulse[1].v[lane] + cp.tangentImpulse[1]) * c.tangent[1];
-            }
-            data.deepestSeparation = std::min(data.deepestSeparation, c.deepestSeparation);
+        c.deepestSeparation = 0.0f;
+        for (int i = 0; i < c.pointCount; ++i) {
+            const BatchPoint& p = points[i];
+            const BatchPointOnce& once = pointsOnce[i];
+            ConstraintPoint& cp = c.points[i];
+            c.deepestSeparation = std::min(c.deepestSeparation, p.separation.v[lane]);
+            cp.normalImpulse = p.normalImpulse.v[lane];
+            cp.closingVelocity = p.closingVelocity.v[lane];
+            cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
+            cp.tangentImpulse[1] = p.tangentImpulse[1].v[lane];
+            // With the last sub-step's impulses (see beginSubStep). The tangents
+            // are fixed for the step, so the sums along them add up to the vector.
+            cp.stepNormalImpulse = once.stepNormalImpulse.v[lane] + cp.normalImpulse;
+            cp.stepFrictionImpulse +=
+                (once.stepTangentImpulse[0].v[lane] + cp.tangentImpulse[0]) * c.tangent[0] +
+                (once.stepTangentImpulse[1].v[lane] + cp.tangentImpulse[1]) * c.tangent[1];
         }
+        data.deepestSeparation = std::min(data.deepestSeparation, c.deepestSeparation);
     }
 }
 
@@ -1258,7 +1268,9 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     for (size_t index = batches.begin; index < batches.end; ++index) {
         ContactBatch& batch = data.batches[index];
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
-        if (batch.followsTurn) computeBatchAxes(data, batch, points, turnsOf(data, batch));
+        if (batch.followsTurn) {
+            computeBatchAxes(data, batch, &data.lanePoints[index * kSimdWidth], points, turnsOf(data, batch));
+        }
         const BodyBlock poseA(data.bodies, batch.a, kPoseBlock);
         const BodyBlock poseB(data.bodies, batch.b, kPoseBlock);
         const Vec3W moved = poseB.first() - poseA.first();

@@ -107,18 +107,19 @@ struct ConstraintPoint {
     vec3 stepFrictionImpulse{0.0f};
 };
 
+/// a, b and pointCount first: the colouring reads only these, for every constraint.
 struct ContactConstraint {
     uint32_t a = 0, b = 0;  ///< solver body slots
+    int pointCount = 0;
     bool anchorTurnsA = false, anchorTurnsB = false;
     /// A is the light body under a heavy B (or B under A): see Sweep::Support.
     bool supportA = false, supportB = false;
     float restitution = 0.0f;
+    float deepestSeparation = 0.0f;  ///< of its points after the sub-steps (<= 0), see storeBatchImpulses
     vec3 normal{0.0f};
     vec3 tangent[2];
     float pointFriction[kMaxManifoldPoints] = {};  ///< mu in force at each point (static or kinetic)
-    int pointCount = 0;
     ConstraintPoint points[kMaxManifoldPoints];
-    float deepestSeparation = 0.0f;  ///< of its points after the sub-steps (<= 0), see storeBatchImpulses
 };
 
 /// A touching point approaching faster than the restitution threshold at the
@@ -219,6 +220,8 @@ struct ContactSolverData {
     std::vector<BatchPointTurns> batchPointTurns;  ///< of the batches that follow the turn
     std::vector<uint64_t> slotColours;      ///< per solver slot: the colours its constraints use
     std::vector<uint32_t> batchOrder;       ///< scratch: constraints sorted by colour
+    std::vector<uint32_t> laneOfConstraint;  ///< per constraint: its batch * kSimdWidth + its lane
+    std::vector<uint8_t> lanePoints;        ///< per batch lane: its manifold's point count, 0 if empty
     std::vector<uint32_t> impactGroup;      ///< scratch of the bounce energy limit: union-find parent per slot
     std::vector<uint8_t> correctedBodies;   ///< scratch of the position passes: per body, moved by them
 };
