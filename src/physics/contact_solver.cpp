@@ -197,6 +197,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
 
     data.constraints.resize(manifolds.size());
     data.collisions.clear();
+    data.mayBounceConstraints.clear();
     data.supportsHeavy = false;
     const float gravityLength = glm::length(gravity);
     const vec3 up = gravityLength > 0.0f ? -gravity / gravityLength : vec3(0.0f);
@@ -265,6 +266,10 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             const bool collides = normalVelocity < -restitutionThreshold && point.separation <= kLinearSlop;
             cp.approachVelocity = normalVelocity;
             cp.mayBounce = !collides && manifold.restitution > 0.0f && normalVelocity < -restitutionThreshold;
+            std::vector<uint32_t>& mayBounce = data.mayBounceConstraints;
+            if (cp.mayBounce && (mayBounce.empty() || mayBounce.back() != m)) {
+                mayBounce.push_back(uint32_t(m));
+            }
             cp.closingVelocity = 0.0f;
             cp.restitutionTarget = collides ? -manifold.restitution * normalVelocity : 0.0f;
             if (collides) {
@@ -1301,8 +1306,7 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
         float stepNormalImpulse;  ///< before the bounce
     };
     std::vector<Bounce> bounces;
-    for (size_t m = 0; m < data.constraints.size(); ++m) {
-        prefetchAhead(data.constraints, m);
+    for (const uint32_t m : data.mayBounceConstraints) {
         const ContactConstraint& c = data.constraints[m];
         for (int i = 0; i < c.pointCount; ++i) {
             const ConstraintPoint& p = c.points[i];
@@ -1483,6 +1487,12 @@ void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>
     corrected.assign(bodies.size(), 0);
     for (int iteration = 0; iteration < iterations; ++iteration) {
         for (size_t m = 0; m < manifolds.size(); ++m) {
+            // Only the bodies and the deepest separation, far apart: a few manifolds ahead.
+            const size_t ahead = m + kPrefetchPairsAhead;
+            if (ahead < manifolds.size()) {
+                prefetchBytes(&manifolds[ahead], offsetof(ContactManifold, normal));
+                prefetchBytes(&data.constraints[ahead], offsetof(ContactConstraint, normal));
+            }
             const ContactManifold& manifold = manifolds[m];
             const bool mayCorrect = data.constraints[m].deepestSeparation < kMayCorrectBelow ||
                                     corrected[manifold.a] || corrected[manifold.b];

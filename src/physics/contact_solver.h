@@ -208,6 +208,8 @@ struct ContactSolverData {
     std::vector<mat3> inverseInertia;       ///< per solver slot, world frame; zero for slot 0
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
     std::vector<CollisionPoint> collisions;      ///< in constraint order
+    /// Constraints with a point that may bounce (ConstraintPoint::mayBounce), ascending.
+    std::vector<uint32_t> mayBounceConstraints;
     std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
     std::vector<uint32_t> colourStarts;     ///< first batch of each colour, then batches.size()
     size_t overflowFrom = ~size_t(0);       ///< index into colourStarts of the overflow group, if any
