@@ -219,10 +219,8 @@ void BroadPhase::pairsInCells(const std::vector<Aabb>& aabbs, const std::vector<
     }
 }
 
-void BroadPhase::queryCells(uint32_t large, const std::vector<Aabb>& aabbs,
-                            const std::vector<uint8_t>& isStatic) {
-    const CellRange& range = ranges_[large];
-    const Aabb& box = aabbs[large];
+template <typename Visit>
+void BroadPhase::forEachBodyInCells(const CellRange& range, Visit visit) const {
     glm::ivec3 cell;
     for (cell.z = range.lower.z; cell.z <= range.upper.z; ++cell.z) {
         for (cell.y = range.lower.y; cell.y <= range.upper.y; ++cell.y) {
@@ -231,14 +229,21 @@ void BroadPhase::queryCells(uint32_t large, const std::vector<Aabb>& aabbs,
                 if (id == kNoCell) continue;
                 for (uint32_t i = cellStarts_[id]; i < cellStarts_[id + 1]; ++i) {
                     const uint32_t other = cellBodies_[i];
-                    if (bothStatic(isStatic, large, other)) continue;
                     // Same one-cell rule as between grid bodies.
-                    if (glm::max(range.lower, ranges_[other].lower) != cell) continue;
-                    if (box.overlaps(aabbs[other])) addPair(orderedPair(large, other));
+                    if (glm::max(range.lower, ranges_[other].lower) == cell) visit(other);
                 }
             }
         }
     }
+}
+
+void BroadPhase::queryCells(uint32_t large, const std::vector<Aabb>& aabbs,
+                            const std::vector<uint8_t>& isStatic) {
+    const Aabb& box = aabbs[large];
+    forEachBodyInCells(ranges_[large], [&](uint32_t other) {
+        if (bothStatic(isStatic, large, other)) return;
+        if (box.overlaps(aabbs[other])) addPair(orderedPair(large, other));
+    });
 }
 
 void BroadPhase::pairsOfLargeBodies(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic) {
@@ -325,6 +330,8 @@ void BroadPhase::buildFatPairs(const std::vector<Aabb>& aabbs, const std::vector
     pairsInCells(fatAabbs_, isStatic);
     pairsOfLargeBodies(fatAabbs_, isStatic);
     sortPairs(present.size(), fatPairs_);
+    isStale_.assign(present.size(), 0);
+    staleBodies_.clear();
     fatPresent_ = present;
     fatStatic_ = isStatic;
     ++gridBuilds_;
@@ -335,6 +342,10 @@ void BroadPhase::updateMovers(const std::vector<Aabb>& aabbs, const std::vector<
     for (uint32_t mover : movers_) {
         isMover_[mover] = 1;
         fatAabbs_[mover] = fatAabb(aabbs[mover]);
+        if (!isStale_[mover]) {
+            isStale_[mover] = 1;
+            staleBodies_.push_back(mover);
+        }
     }
     // Pairs of two bodies that kept their fat AABBs still hold.
     fatPairs_.erase(std::remove_if(fatPairs_.begin(), fatPairs_.end(),
@@ -343,12 +354,18 @@ void BroadPhase::updateMovers(const std::vector<Aabb>& aabbs, const std::vector<
     moverPairs_.clear();
     for (uint32_t mover : movers_) {
         const Aabb& box = fatAabbs_[mover];
-        for (uint32_t other : presentBodies_) {
-            // A pair of two movers is tested from the lower one only.
+        // The grid files stale bodies under their old cells: they are tested
+        // directly. A pair of two movers is tested from the lower one only.
+        for (uint32_t other : staleBodies_) {
             const bool testedBefore = isMover_[other] && other <= mover;
             if (testedBefore || bothStatic(isStatic, mover, other)) continue;
             if (box.overlaps(fatAabbs_[other])) moverPairs_.push_back(orderedPair(mover, other));
         }
+        for (uint32_t large : largeBodies_) {
+            if (isStale_[large] || bothStatic(isStatic, mover, large)) continue;
+            if (box.overlaps(fatAabbs_[large])) moverPairs_.push_back(orderedPair(mover, large));
+        }
+        moverPairsInCells(mover, isStatic);
     }
     const auto byKey = [](const BodyPair& p, const BodyPair& q) { return p.key() < q.key(); };
     std::sort(moverPairs_.begin(), moverPairs_.end(), byKey);
@@ -356,6 +373,29 @@ void BroadPhase::updateMovers(const std::vector<Aabb>& aabbs, const std::vector<
     std::merge(fatPairs_.begin(), fatPairs_.end(), moverPairs_.begin(), moverPairs_.end(),
                std::back_inserter(mergedPairs_), byKey);
     std::swap(fatPairs_, mergedPairs_);
+}
+
+void BroadPhase::moverPairsInCells(uint32_t mover, const std::vector<uint8_t>& isStatic) {
+    const Aabb& box = fatAabbs_[mover];
+    CellRange range;
+    for (int axis = 0; axis < 3; ++axis) {
+        range.lower[axis] = cellCoordinate(box.lower[axis], inverseCellSize_);
+        range.upper[axis] = cellCoordinate(box.upper[axis], inverseCellSize_);
+    }
+    const int64_t cells = cellCount(range.lower, range.upper);
+    if (cells <= 0 || cells > kMaxCellsPerGridBody) {
+        // Too big for the grid now (or inverted): tested against every grid body, as a large body is.
+        for (uint32_t other : smallBodies_) {
+            if (isStale_[other] || bothStatic(isStatic, mover, other)) continue;
+            if (box.overlaps(fatAabbs_[other])) moverPairs_.push_back(orderedPair(mover, other));
+        }
+        return;
+    }
+    // The mover's cells of now against the others' cells of the build.
+    forEachBodyInCells(range, [&](uint32_t other) {
+        if (isStale_[other] || bothStatic(isStatic, mover, other)) return;
+        if (box.overlaps(fatAabbs_[other])) moverPairs_.push_back(orderedPair(mover, other));
+    });
 }
 
 void BroadPhase::findPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
@@ -373,7 +413,9 @@ void BroadPhase::findPairs(const std::vector<Aabb>& aabbs, const std::vector<uin
                                 (box.upper.y <= fat.upper.y) & (box.upper.z <= fat.upper.z);
             if (!inside) movers_.push_back(index);
         }
-        if (movers_.size() > kMaxMoversWithoutGrid) {
+        size_t newlyStale = 0;
+        for (uint32_t mover : movers_) newlyStale += isStale_[mover] ? 0 : 1;
+        if (staleBodies_.size() + newlyStale > maxStaleBodies(presentBodies_.size())) {
             buildFatPairs(aabbs, present, isStatic);
         } else if (!movers_.empty()) {
             updateMovers(aabbs, isStatic);

@@ -7,14 +7,17 @@
 // are kept: while every AABB stays inside its fat one (a resting pile), a call
 // only filters the kept pairs by the AABBs of now. Any two overlapping AABBs
 // lie inside overlapping fat ones, so the answer is the same as a fresh grid's.
-// A few bodies that leave their fat AABBs (a settling pile) get new ones and
-// their pairs are found again by testing them against every body.
+// Bodies that leave their fat AABBs (a settling pile) get new ones, and their
+// pairs are found again through the grid's cells, which file them under their
+// old ones ("stale" bodies: those are tested against each other directly),
+// until so many have moved that a new grid is cheaper.
 #pragma once
 
 #include "physics/shape.h"
 
 #include <glm/vec3.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -40,10 +43,18 @@ public:
     /// m on every side. Resting bodies creep far less than this; a larger
     /// margin only adds kept pairs that the filter rejects.
     static constexpr float kFatMargin = 0.05f;
-    /// Most bodies out of their fat AABBs that are tested against every body
-    /// instead of building the grid. Their tests cost about a tenth of a grid
-    /// build (2,600 instructions per body in the bench piles).
-    static constexpr size_t kMaxMoversWithoutGrid = 32;
+    /// Most stale bodies (out of the fat AABBs the grid was built with) that the
+    /// calls handle without building the grid: this many, or one in
+    /// kStaleShareOfBodies present bodies if that is more. Each call tests its
+    /// movers against every stale body, so their cost grows with the square of
+    /// this; a relative limit keeps a large pile from building the grid after
+    /// every step in which a few of its bodies move (pile16000 built it in 373
+    /// of 600 steps with a limit of 32, pile1000 in 266).
+    static constexpr size_t kMaxStaleWithoutGrid = 32;
+    static constexpr size_t kStaleShareOfBodies = 16;
+    static size_t maxStaleBodies(size_t presentBodies) {
+        return std::max(kMaxStaleWithoutGrid, presentBodies / kStaleShareOfBodies);
+    }
 
 private:
     /// Inclusive range of grid cells an AABB touches.
@@ -60,9 +71,12 @@ private:
     static constexpr uint32_t kNoCell = ~0u;
     void buildFatPairs(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& present,
                        const std::vector<uint8_t>& isStatic);
-    /// New fat AABBs for movers_ and their pairs found again, by testing each
-    /// against every present body.
+    /// New fat AABBs for movers_, which become stale, and their pairs found
+    /// again: with the stale bodies and the large ones by direct tests, with
+    /// the others by looking up the grid's cells.
     void updateMovers(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic);
+    /// Pairs of `mover` (stale) with the non-stale grid bodies in the cells of its fat AABB.
+    void moverPairsInCells(uint32_t mover, const std::vector<uint8_t>& isStatic);
 
     float chooseCellSize(const std::vector<Aabb>& aabbs);
     void fillGrid(const std::vector<Aabb>& aabbs);
@@ -70,6 +84,11 @@ private:
     void pairsOfLargeBodies(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic);
     uint32_t findCell(const glm::ivec3& cell) const;
     uint32_t findOrAddCell(const glm::ivec3& cell);
+    /// Calls visit(body) for each grid body filed in the cells of `range` whose
+    /// pair with a body of that range belongs to the cell: the one holding the
+    /// lower corner of the two ranges' overlap, so that each pair comes once.
+    template <typename Visit>
+    void forEachBodyInCells(const CellRange& range, Visit visit) const;
     void queryCells(uint32_t large, const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic);
     void reservePairs(size_t count);
     void addPair(const BodyPair& pair);
@@ -96,6 +115,8 @@ private:
     std::vector<BodyPair> fatPairs_;  // sorted by (a, b)
     std::vector<uint32_t> movers_;    // present bodies out of their fat AABBs, ascending
     std::vector<uint8_t> isMover_;    // per slot
+    std::vector<uint32_t> staleBodies_;  // moved out of their fat AABBs since the grid was built
+    std::vector<uint8_t> isStale_;       // per slot
     std::vector<BodyPair> moverPairs_, mergedPairs_;
     uint64_t gridBuilds_ = 0;
     double inverseCellSize_ = 1.0;

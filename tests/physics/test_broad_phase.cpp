@@ -137,27 +137,97 @@ TEST(BroadPhase, RestingBodiesReuseTheFatPairs) {
     EXPECT_GT(changes, 10u) << "the motions should make and break some overlaps";
 }
 
-TEST(BroadPhase, FewMoversGetTheirPairsWithoutAGrid) {
-    // Up to kMaxMoversWithoutGrid bodies, static ones too, jump up to 3 m each
-    // call: their pairs are found again by testing them against every body.
-    Bodies bodies = randomBodies(23, 150, 8.0f);
+size_t presentCount(const Bodies& bodies) {
+    return size_t(std::count(bodies.present.begin(), bodies.present.end(), uint8_t(1)));
+}
+
+// Bodies that jump out of their fat AABBs a few at a time, static ones too:
+// their pairs come from the kept grid's cells, and from direct tests among the
+// stale bodies, until more than maxStaleBodies have moved since the grid was
+// built. Every call must give exactly the brute-force answer.
+void checkMoversThroughTheKeptGrid(uint32_t seed, int count, size_t mostMoversPerCall) {
+    Bodies bodies = randomBodies(seed, count, 8.0f);
     BroadPhase broadPhase;
     ASSERT_EQ(run(broadPhase, bodies), bruteForce(bodies));
-    std::mt19937 rng(24);
-    std::uniform_int_distribution<size_t> pick(0, bodies.aabbs.size() - 1);
-    std::uniform_int_distribution<size_t> howMany(1, BroadPhase::kMaxMoversWithoutGrid);
-    std::uniform_real_distribution<float> jump(-3.0f, 3.0f);
-    for (int step = 0; step < 60; ++step) {
-        const size_t movers = howMany(rng);
-        for (size_t k = 0; k < movers; ++k) {
-            const size_t i = pick(rng);  // may pick a body twice or a free slot: at most `movers` move
-            const vec3 move(jump(rng), jump(rng), jump(rng));
-            bodies.aabbs[i].lower += move;
-            bodies.aabbs[i].upper += move;
+    std::vector<uint32_t> present;
+    for (uint32_t i = 0; i < bodies.aabbs.size(); ++i) {
+        if (bodies.present[i]) present.push_back(i);
+    }
+    const size_t limit = BroadPhase::maxStaleBodies(present.size());
+    std::mt19937 rng(seed + 1);
+    std::uniform_int_distribution<size_t> pick(0, present.size() - 1);
+    std::uniform_int_distribution<size_t> howMany(1, mostMoversPerCall);
+    std::uniform_real_distribution<float> jump(0.5f, 3.0f);  // always out of the fat AABB
+    std::uniform_int_distribution<int> percent(0, 99);
+    std::vector<uint8_t> stale(bodies.aabbs.size(), 0);
+    size_t staleCount = 0;
+    uint64_t builds = 1, reuses = 0;
+    for (int step = 0; step < 80; ++step) {
+        std::vector<uint8_t> moves(bodies.aabbs.size(), 0);
+        size_t newlyStale = 0;
+        for (size_t k = howMany(rng); k > 0; --k) {
+            const uint32_t i = present[pick(rng)];
+            Aabb& box = bodies.aabbs[i];
+            const float sign = percent(rng) < 50 ? -1.0f : 1.0f;
+            const vec3 move(sign * jump(rng), jump(rng) - 1.75f, jump(rng) - 1.75f);
+            box.lower += move;
+            box.upper += move;
+            // Now and then a mover becomes too big for the grid's cells.
+            if (percent(rng) < 5) box.upper += vec3(30.0f, 0.0f, 0.0f);
+            if (!moves[i] && !stale[i]) ++newlyStale;
+            moves[i] = 1;
+        }
+        ASSERT_EQ(run(broadPhase, bodies), bruteForce(bodies)) << "seed " << seed << " step " << step;
+        if (staleCount + newlyStale > limit) {
+            ++builds;
+            std::fill(stale.begin(), stale.end(), 0);
+            staleCount = 0;
+        } else {
+            ++reuses;
+            for (size_t i = 0; i < moves.size(); ++i) {
+                if (moves[i] && !stale[i]) stale[i] = 1, ++staleCount;
+            }
+        }
+        ASSERT_EQ(broadPhase.gridBuilds(), builds) << "seed " << seed << " step " << step;
+    }
+    EXPECT_GE(builds, 3u) << "the test should reach the stale limit a few times";
+    EXPECT_GE(reuses, 40u) << "most calls should reuse the grid";
+}
+
+TEST(BroadPhase, MoversGetTheirPairsFromTheKeptGrid) {
+    // 150 slots, ~127 present: the limit is kMaxStaleWithoutGrid.
+    checkMoversThroughTheKeptGrid(23, 150, 4);
+    // 2,000 slots: the limit is a share of the bodies (~106), and a call may move more than 32.
+    checkMoversThroughTheKeptGrid(24, 2000, 40);
+}
+
+TEST(BroadPhase, AMovingLargeBodyIsReportedOnce) {
+    // A dynamic plank too big for the grid's cells, moving each call, with small
+    // bodies jumping onto it: once it has moved it is stale, and its pairs with
+    // the other movers must come from one test, not also from the large list.
+    Bodies bodies = randomBodies(31, 150, 8.0f);
+    bodies.aabbs[0] = Aabb{vec3(-40.0f, -0.5f, -3.0f), vec3(40.0f, 0.5f, 3.0f)};  // hundreds of cells
+    bodies.present[0] = 1;
+    bodies.isStatic[0] = 0;
+    std::vector<uint32_t> small;
+    for (uint32_t i = 1; i < bodies.aabbs.size(); ++i) {
+        if (bodies.present[i]) small.push_back(i);
+    }
+    BroadPhase broadPhase;
+    ASSERT_EQ(run(broadPhase, bodies), bruteForce(bodies));
+    size_t next = 0;
+    for (int step = 0; step < 10; ++step) {
+        const vec3 drift(0.0f, 0.2f, 0.3f);
+        bodies.aabbs[0].lower += drift;
+        bodies.aabbs[0].upper += drift;
+        for (int k = 0; k < 3; ++k) {  // onto the plank's top edge, at x = -15, -12, ...
+            const Aabb& plank = bodies.aabbs[0];
+            const vec3 centre(-15.0f + 3.0f * float(next % 10), plank.upper.y, plank.lower.z);
+            bodies.aabbs[small[next++]] = Aabb{centre - vec3(0.4f), centre + vec3(0.4f)};
         }
         ASSERT_EQ(run(broadPhase, bodies), bruteForce(bodies)) << "step " << step;
     }
-    EXPECT_EQ(broadPhase.gridBuilds(), 1u);
+    EXPECT_EQ(broadPhase.gridBuilds(), 1u) << "31 stale bodies at most: within the limit";
 }
 
 TEST(BroadPhase, ManyMoversOrAChangedSetBuildTheGrid) {
@@ -166,13 +236,14 @@ TEST(BroadPhase, ManyMoversOrAChangedSetBuildTheGrid) {
     for (size_t i = 0; i < bodies.aabbs.size(); ++i) {
         if (bodies.present[i] && !bodies.isStatic[i]) dynamic.push_back(i);
     }
-    ASSERT_GT(dynamic.size(), BroadPhase::kMaxMoversWithoutGrid);
+    const size_t limit = BroadPhase::maxStaleBodies(presentCount(bodies));
+    ASSERT_GT(dynamic.size(), limit);
     BroadPhase broadPhase;
     run(broadPhase, bodies);
     const vec3 past(1.01f * BroadPhase::kFatMargin, 0.0f, 0.0f);
-    for (size_t k = 0; k <= BroadPhase::kMaxMoversWithoutGrid; ++k) bodies.aabbs[dynamic[k]].upper += past;
+    for (size_t k = 0; k <= limit; ++k) bodies.aabbs[dynamic[k]].upper += past;
     EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
-    EXPECT_EQ(broadPhase.gridBuilds(), 2u) << "one mover more than kMaxMoversWithoutGrid";
+    EXPECT_EQ(broadPhase.gridBuilds(), 2u) << "one mover more than maxStaleBodies";
     const size_t body = dynamic[0];
     bodies.isStatic[body] = 1;
     EXPECT_EQ(run(broadPhase, bodies), bruteForce(bodies));
