@@ -6,6 +6,7 @@
 #include "physics/prefetch.h"
 #include "physics/shape.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
