@@ -123,18 +123,23 @@ uint32_t BroadPhase::findOrAddCell(const glm::ivec3& cell) {
     }
 }
 
+BroadPhase::CellRange BroadPhase::cellRangeOf(const Aabb& box) const {
+    CellRange range;
+    for (int axis = 0; axis < 3; ++axis) {
+        range.lower[axis] = cellCoordinate(box.lower[axis], inverseCellSize_);
+        range.upper[axis] = cellCoordinate(box.upper[axis], inverseCellSize_);
+    }
+    return range;
+}
+
 void BroadPhase::fillGrid(const std::vector<Aabb>& aabbs) {
     inverseCellSize_ = 1.0 / double(chooseCellSize(aabbs));
     smallBodies_.clear();
     largeBodies_.clear();
     size_t entryCount = 0;
     for (uint32_t index : presentBodies_) {
-        const Aabb& box = aabbs[index];
-        CellRange& range = ranges_[index];
-        for (int axis = 0; axis < 3; ++axis) {
-            range.lower[axis] = cellCoordinate(box.lower[axis], inverseCellSize_);
-            range.upper[axis] = cellCoordinate(box.upper[axis], inverseCellSize_);
-        }
+        ranges_[index] = cellRangeOf(aabbs[index]);
+        const CellRange& range = ranges_[index];
         const int64_t cells = cellCount(range.lower, range.upper);
         // Inverted AABBs also go to the large list, where every test is the exact
         // Aabb::overlaps, so the answer matches brute force even for them.
@@ -377,11 +382,7 @@ void BroadPhase::updateMovers(const std::vector<Aabb>& aabbs, const std::vector<
 
 void BroadPhase::moverPairsInCells(uint32_t mover, const std::vector<uint8_t>& isStatic) {
     const Aabb& box = fatAabbs_[mover];
-    CellRange range;
-    for (int axis = 0; axis < 3; ++axis) {
-        range.lower[axis] = cellCoordinate(box.lower[axis], inverseCellSize_);
-        range.upper[axis] = cellCoordinate(box.upper[axis], inverseCellSize_);
-    }
+    const CellRange range = cellRangeOf(box);
     const int64_t cells = cellCount(range.lower, range.upper);
     if (cells <= 0 || cells > kMaxCellsPerGridBody) {
         // Too big for the grid now (or inverted): tested against every grid body, as a large body is.

@@ -79,6 +79,8 @@ private:
     void moverPairsInCells(uint32_t mover, const std::vector<uint8_t>& isStatic);
 
     float chooseCellSize(const std::vector<Aabb>& aabbs);
+    /// The cells `box` touches, with the cell size of the last grid.
+    CellRange cellRangeOf(const Aabb& box) const;
     void fillGrid(const std::vector<Aabb>& aabbs);
     void pairsInCells(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic);
     void pairsOfLargeBodies(const std::vector<Aabb>& aabbs, const std::vector<uint8_t>& isStatic);
