@@ -822,12 +822,10 @@ void buildContactBatches(ContactSolverData& data) {
         for (int lane = 0; lane < kSimdWidth; ++lane) {
             const bool filled = lane < laneCount && next < count && keyOf[order[next]] / kMaxManifoldPoints == colour;
             if (!filled) {
-                batch.constraint[lane] = -1;  // and slot 0, the default, for A and B
-                data.lanePoints.push_back(0);
+                data.lanePoints.push_back(0);  // and slot 0, the default, for A and B
                 continue;
             }
             const uint32_t m = order[next++];
-            batch.constraint[lane] = int32_t(m);
             data.laneOfConstraint[m] = uint32_t((data.batches.size() - 1) * kSimdWidth + size_t(lane));
             data.lanePoints.push_back(uint8_t(pointCountOfKey(keyOf[m])));
         }

@@ -176,7 +176,6 @@ struct BatchPointOnce {
 /// batch gives exactly what solving its manifolds one after another would.
 struct ContactBatch {
     uint32_t a[kSimdWidth] = {}, b[kSimdWidth] = {};  ///< solver slots; an empty lane uses slot 0 twice
-    int32_t constraint[kSimdWidth] = {};             ///< index into constraints, -1 for an empty lane
     uint32_t firstPoint = 0;                          ///< into ContactSolverData::batchPoints (and ...Once)
     int pointCount = 0;                               ///< the most points of any lane
     /// A lane holds a body whose inertia is not isotropic. Its tensor turns
