@@ -244,6 +244,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         constraint.tangent[0] = manifold.tangent[0];
         constraint.tangent[1] = manifold.tangent[1];
         constraint.pointCount = manifold.pointCount;
+        bool anyMayBounce = false;
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
             ConstraintPoint& cp = constraint.points[i];
@@ -266,10 +267,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             const bool collides = normalVelocity < -restitutionThreshold && point.separation <= kLinearSlop;
             cp.approachVelocity = normalVelocity;
             cp.mayBounce = !collides && manifold.restitution > 0.0f && normalVelocity < -restitutionThreshold;
-            std::vector<uint32_t>& mayBounce = data.mayBounceConstraints;
-            if (cp.mayBounce && (mayBounce.empty() || mayBounce.back() != m)) {
-                mayBounce.push_back(uint32_t(m));
-            }
+            anyMayBounce = anyMayBounce || cp.mayBounce;
             cp.closingVelocity = 0.0f;
             cp.restitutionTarget = collides ? -manifold.restitution * normalVelocity : 0.0f;
             if (collides) {
@@ -293,6 +291,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             cp.stepNormalImpulse = 0.0f;
             cp.stepFrictionImpulse = vec3(0.0f);
         }
+        if (anyMayBounce) data.mayBounceConstraints.push_back(uint32_t(m));
     }
     // A heavy body rests on a light one only where the light one is lower in
     // the contact graph: a light body sliding into the foot of a heavy one
