@@ -202,9 +202,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     const float gravityLength = glm::length(gravity);
     const vec3 up = gravityLength > 0.0f ? -gravity / gravityLength : vec3(0.0f);
     for (size_t m = 0; m < manifolds.size(); ++m) {
-        if (m + kPrefetchPairsAhead < manifolds.size()) {
-            prefetchBody(bodies[manifolds[m + kPrefetchPairsAhead].b]);
-        }
+        if (const ContactManifold* ahead = recordToPrefetchThrough(manifolds, m)) prefetchBody(bodies[ahead->b]);
         prefetchAhead(manifolds, m);
         prefetchAheadForWrite(data.constraints, m);
         ContactManifold& manifold = manifolds[m];

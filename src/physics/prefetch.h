@@ -44,4 +44,17 @@ inline void prefetchAheadForWrite(const std::vector<T>& records, size_t index) {
     }
 }
 
+/// For a walk over `records` that is at `index` and reaches something out of
+/// order through each record (the second body of a manifold): the record
+/// kPrefetchPairsAhead on, to ask for what it leads to, or null past the end.
+/// That record's first line was asked for as many records before, here, so
+/// reading it does not stall. (A pointer, not a callback: GCC 12 drops a
+/// prefetch made in a lambda, taking the call for one without effect.)
+template <typename T>
+inline const T* recordToPrefetchThrough(const std::vector<T>& records, size_t index) {
+    const size_t target = index + kPrefetchPairsAhead, header = target + kPrefetchPairsAhead;
+    if (header < records.size()) prefetchBytes(&records[header], 1);
+    return target < records.size() ? &records[target] : nullptr;
+}
+
 }  // namespace impulse
