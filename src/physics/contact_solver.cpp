@@ -41,8 +41,8 @@ EffectiveMassTerms effectiveMassTerms(const ContactManifold& manifold, int point
     return terms;
 }
 
-void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a, const Body& b,
-                  const ContactManifold* previous, bool warmStarting) {
+void initManifold(ContactManifold& out, const Manifold& manifold, const ContactManifold* previous,
+                  bool warmStarting) {
     out.normal = manifold.normal;
     out.pointCount = manifold.pointCount;
     for (int i = 0; i < manifold.pointCount; ++i) {
@@ -52,11 +52,6 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a,
         point.id = source.id;
         point.point = source.point;
         point.separation = source.separation;
-        const vec3 surfaceA = source.point - (0.5f * source.separation) * manifold.normal;
-        const vec3 surfaceB = source.point + (0.5f * source.separation) * manifold.normal;
-        // r R = R^T r: into the body frames.
-        point.localAnchorA = (surfaceA - a.position) * a.rotation;
-        point.localAnchorB = (surfaceB - b.position) * b.rotation;
         if (previous == nullptr) continue;
         const ContactPoint* match = nullptr;
         for (int k = 0; k < previous->pointCount && match == nullptr; ++k) {
@@ -242,7 +237,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         constraint.tangent[0] = manifold.tangent[0];
         constraint.tangent[1] = manifold.tangent[1];
         constraint.pointCount = manifold.pointCount;
-        bool anyMayBounce = false;
+        constraint.mayBouncePoints = 0;
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
             ConstraintPoint& cp = constraint.points[i];
@@ -263,10 +258,9 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             // contact is caught by the sub-steps' speculative limit when it
             // arrives and gets its bounce there (applyRestitution), not early.
             const bool collides = normalVelocity < -restitutionThreshold && point.separation <= kLinearSlop;
-            cp.approachVelocity = normalVelocity;
-            cp.mayBounce = !collides && manifold.restitution > 0.0f && normalVelocity < -restitutionThreshold;
-            anyMayBounce = anyMayBounce || cp.mayBounce;
-            cp.closingVelocity = 0.0f;
+            if (!collides && manifold.restitution > 0.0f && normalVelocity < -restitutionThreshold) {
+                constraint.mayBouncePoints |= uint8_t(1u << i);
+            }
             cp.restitutionTarget = collides ? -manifold.restitution * normalVelocity : 0.0f;
             if (collides) {
                 CollisionPoint& collision = data.collisions.emplace_back();
@@ -289,7 +283,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             cp.stepNormalImpulse = 0.0f;
             cp.stepFrictionImpulse = vec3(0.0f);
         }
-        if (anyMayBounce) data.mayBounceConstraints.push_back(uint32_t(m));
+        if (constraint.mayBouncePoints != 0) data.mayBounceConstraints.push_back(uint32_t(m));
     }
     // A heavy body rests on a light one only where the light one is lower in
     // the contact graph: a light body sliding into the foot of a heavy one
@@ -851,6 +845,7 @@ void buildContactBatches(ContactSolverData& data) {
         setLane(batch.supportA, lane, laneMask(c.supportA));
         setLane(batch.supportB, lane, laneMask(c.supportB));
         batch.supportsHeavy = batch.supportsHeavy || c.supportA || c.supportB;
+        batch.mayBounce = batch.mayBounce || c.mayBouncePoints != 0;
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
         BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
         for (int i = 0; i < c.pointCount; ++i) {
@@ -868,7 +863,6 @@ void buildContactBatches(ContactSolverData& data) {
             setLane(p.tangentImpulse[0], lane, cp.tangentImpulse[0]);
             setLane(p.tangentImpulse[1], lane, cp.tangentImpulse[1]);
             setLane(once.stepNormalImpulse, lane, cp.stepNormalImpulse);
-            batch.mayBounce = batch.mayBounce || cp.mayBounce;
         }
     }
 
@@ -929,7 +923,6 @@ void storeBatchImpulses(ContactSolverData& data) {
             ConstraintPoint& cp = c.points[i];
             c.deepestSeparation = std::min(c.deepestSeparation, p.separation.v[lane]);
             cp.normalImpulse = p.normalImpulse.v[lane];
-            cp.closingVelocity = p.closingVelocity.v[lane];
             cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
             cp.tangentImpulse[1] = p.tangentImpulse[1].v[lane];
             // With the last sub-step's impulses (see beginSubStep). The tangents
@@ -1303,16 +1296,20 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
     std::vector<Bounce> bounces;
     for (const uint32_t m : data.mayBounceConstraints) {
         const ContactConstraint& c = data.constraints[m];
+        const uint32_t laneIndex = data.laneOfConstraint[m];
+        const ContactBatch& batch = data.batches[laneIndex / kSimdWidth];
         for (int i = 0; i < c.pointCount; ++i) {
             const ConstraintPoint& p = c.points[i];
             // Points that pushed this step after approaching faster than the
             // threshold, unless the first solve already treated them as a collision.
-            if (!p.mayBounce || p.stepNormalImpulse <= 0.0f) continue;
+            if ((c.mayBouncePoints >> i & 1u) == 0 || p.stepNormalImpulse <= 0.0f) continue;
             // The approach speed of the start of the step, or the speed at which
             // the gap closed if slower: a point of a spinning body may have
             // slowed (or turned away) before it arrived, and reflecting the
             // earlier speed would add energy.
-            const float impact = std::max(p.approachVelocity, p.closingVelocity);
+            const float closingVelocity =
+                data.batchPoints[batch.firstPoint + uint32_t(i)].closingVelocity.v[laneIndex % kSimdWidth];
+            const float impact = std::max(manifolds[m].points[i].normalVelocityBefore, closingVelocity);
             if (impact < -threshold) bounces.push_back({uint32_t(m), i, impact, p.stepNormalImpulse});
         }
     }
@@ -1432,16 +1429,18 @@ void turnByCorrection(Body& body, const vec3& rotation) {
 namespace {
 
 // One manifold's part of a position pass; marks the dynamic bodies it moves.
-void correctPositions(const ContactManifold& manifold, std::vector<Body>& bodies,
-                      std::vector<uint8_t>& corrected) {
+// Each body carries the contact point by its anchor, as in the sub-steps: the
+// two carried points met at the start of the step, at its separation then.
+void correctPositions(const ContactManifold& manifold, const ContactConstraint& constraint,
+                      std::vector<Body>& bodies, std::vector<uint8_t>& corrected) {
     Body& a = bodies[manifold.a];
     Body& b = bodies[manifold.b];
     const vec3& n = manifold.normal;
     for (int i = 0; i < manifold.pointCount; ++i) {
-        const ContactPoint& point = manifold.points[i];
-        const vec3 surfaceA = a.position + a.rotation * point.localAnchorA;
-        const vec3 surfaceB = b.position + b.rotation * point.localAnchorB;
-        const float separation = glm::dot(surfaceB - surfaceA, n);
+        const ConstraintPoint& point = constraint.points[i];
+        const vec3 surfaceA = a.position + (constraint.anchorTurnsA ? a.rotation * point.anchorA : point.anchorA);
+        const vec3 surfaceB = b.position + (constraint.anchorTurnsB ? b.rotation * point.anchorB : point.anchorB);
+        const float separation = glm::dot(surfaceB - surfaceA, n) + point.separation;
         // Remove a fraction of the overlap beyond the slop, never more than the cap.
         const float correction =
             glm::clamp(kPositionBaumgarte * (separation + kLinearSlop), -kMaxPositionCorrection, 0.0f);
@@ -1470,12 +1469,9 @@ void correctPositions(const ContactManifold& manifold, std::vector<Body>& bodies
 
 void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
                            std::vector<Body>& bodies, int iterations) {
-    // A point needs a correction below -kLinearSlop. The sub-steps' separations
-    // (anchored at the contact's midpoint) agree with the poses' (its two surface
-    // points) to well within a quarter slop, except where a speculative point far
-    // apart at the start of the step closed while a body turned fast: pile4000
-    // had one such point in 600 steps, 3.8 mm off, which is left to the next
-    // step's push-out.
+    // A point needs a correction below -kLinearSlop. The passes measure it as
+    // the sub-steps did (the same anchors, matrix instead of quaternion
+    // rotation), so a quarter slop covers the rounding between the two.
     constexpr float kMayCorrectBelow = -0.75f * kLinearSlop;
     if (!(data.deepestSeparation < kMayCorrectBelow)) return;
     std::vector<uint8_t>& corrected = data.correctedBodies;
@@ -1491,7 +1487,7 @@ void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>
             const ContactManifold& manifold = manifolds[m];
             const bool mayCorrect = data.constraints[m].deepestSeparation < kMayCorrectBelow ||
                                     corrected[manifold.a] || corrected[manifold.b];
-            if (mayCorrect) correctPositions(manifold, bodies, corrected);
+            if (mayCorrect) correctPositions(manifold, data.constraints[m], bodies, corrected);
         }
     }
 }

@@ -32,7 +32,6 @@ namespace impulse {
 struct ContactPoint {
     uint32_t id = 0;
     vec3 point{0.0f};                         ///< world, at detection
-    vec3 localAnchorA{0.0f}, localAnchorB{0.0f};  ///< surface points in the body frames
     vec3 rA{0.0f}, rB{0.0f};                  ///< centre of mass -> point, world
     float separation = 0.0f;
     float normalImpulse = 0.0f;               ///< of the last sub-step, >= 0 (warm start)
@@ -97,10 +96,7 @@ struct ConstraintPoint {
     vec3 anchorA{0.0f}, anchorB{0.0f};
     float adjustedSeparation = 0.0f;    ///< separation - (rB - rA).n, so s = (dB - dA).n + this
     float separation = 0.0f;            ///< at the start of the step
-    float approachVelocity = 0.0f;      ///< v_rel.n at the start of the step
-    bool mayBounce = false;             ///< e > 0, approaching faster than the threshold, not colliding yet
     float restitutionTarget = 0.0f;     ///< -e v_n for a collision, else 0
-    float closingVelocity = 0.0f;       ///< most negative v_n the sub-steps met while it pushed
     float normalImpulse = 0.0f;
     float tangentImpulse[2] = {0.0f, 0.0f};
     float stepNormalImpulse = 0.0f;
@@ -114,6 +110,10 @@ struct ContactConstraint {
     bool anchorTurnsA = false, anchorTurnsB = false;
     /// A is the light body under a heavy B (or B under A): see Sweep::Support.
     bool supportA = false, supportB = false;
+    /// Bit i: point i may bounce after the sub-steps (e > 0, approaching faster
+    /// than the threshold, not colliding yet). Its approach speed is the manifold
+    /// point's normalVelocityBefore, the closing speed the sub-steps met is in its batch.
+    uint8_t mayBouncePoints = 0;
     float restitution = 0.0f;
     float deepestSeparation = 0.0f;  ///< of its points after the sub-steps (<= 0), see storeBatchImpulses
     vec3 normal{0.0f};
@@ -207,7 +207,7 @@ struct ContactSolverData {
     std::vector<mat3> inverseInertia;       ///< per solver slot, world frame; zero for slot 0
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
     std::vector<CollisionPoint> collisions;      ///< in constraint order
-    /// Constraints with a point that may bounce (ConstraintPoint::mayBounce), ascending.
+    /// Constraints with a point that may bounce (ContactConstraint::mayBouncePoints), ascending.
     std::vector<uint32_t> mayBounceConstraints;
     std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
     std::vector<uint32_t> colourStarts;     ///< first batch of each colour, then batches.size()
@@ -245,8 +245,8 @@ EffectiveMassTerms effectiveMassTerms(const ContactManifold& manifold, int point
 /// Builds the solver manifold of a fresh narrowphase result, carrying over the
 /// accumulated impulses of `previous` (may be null) point by point, matched by
 /// feature id or, failing that, by proximity.
-void initManifold(ContactManifold& out, const Manifold& manifold, const Body& a, const Body& b,
-                  const ContactManifold* previous, bool warmStarting);
+void initManifold(ContactManifold& out, const Manifold& manifold, const ContactManifold* previous,
+                  bool warmStarting);
 
 /// Copies body velocities into solver slots and builds one constraint per
 /// manifold (tangents, anchors, restitution targets; effective masses of the
@@ -326,9 +326,10 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
 /// position solver), moving bodies apart along the normals without touching
 /// velocities. A pass skips the manifolds whose every correction would be
 /// zero: no point the sub-steps left within a quarter slop of needing one, and
-/// neither body moved by a correction of these passes (see the source for the
-/// rare point this misjudges). Resting contacts sit near -0.5 mm, so most steps
-/// need no pass at all.
+/// neither body moved by a correction of these passes. A point's separation is
+/// measured as in the sub-steps: each body carries the contact point by its
+/// anchor (ConstraintPoint::anchorA/B). Resting contacts sit near -0.5 mm, so
+/// most steps need no pass at all.
 void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
                            std::vector<Body>& bodies, int iterations);
 

@@ -585,7 +585,7 @@ void World::substep(float dt) {
         contact.restitution = combineRestitution(settings_.restitutionCombine, a.restitution, b.restitution);
         contact.friction = combineFriction(settings_.frictionCombine, a.friction, b.friction);
         contact.staticFriction = combineFriction(settings_.frictionCombine, a.staticFriction, b.staticFriction);
-        initManifold(contact, manifold, a, b, previous, settings_.warmStarting);
+        initManifold(contact, manifold, previous, settings_.warmStarting);
         // Touching a sleeping body wakes its island before the solve, which then moves it.
         if (a.asleep) in.islandsToWake.push_back(a.island);
         if (b.asleep) in.islandsToWake.push_back(b.island);

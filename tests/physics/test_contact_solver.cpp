@@ -81,7 +81,7 @@ OneContact makeContact(const vec3& velocity, const vec3& spin, float separation,
     cm.restitution = restitution;
     cm.friction = friction;
     cm.staticFriction = friction;
-    initManifold(cm, m, c.bodies[0], c.bodies[1], nullptr, true);
+    initManifold(cm, m, nullptr, true);
     return c;
 }
 
@@ -259,7 +259,7 @@ TEST(ContactSolver, WarmStartMatchesByIdThenByProximity) {
     ContactManifold next;
     next.a = 0;
     next.b = 1;
-    initManifold(next, fresh, c.bodies[0], c.bodies[1], &previous, true);
+    initManifold(next, fresh, &previous, true);
     ASSERT_EQ(next.pointCount, 3);
     EXPECT_TRUE(next.points[0].warmStarted);
     EXPECT_EQ(next.points[0].normalImpulse, 0.25f);
@@ -275,7 +275,7 @@ TEST(ContactSolver, WarmStartMatchesByIdThenByProximity) {
     ContactManifold cold;
     cold.a = 0;
     cold.b = 1;
-    initManifold(cold, fresh, c.bodies[0], c.bodies[1], &previous, false);
+    initManifold(cold, fresh, &previous, false);
     EXPECT_FALSE(cold.points[0].warmStarted);
     EXPECT_EQ(cold.points[0].normalImpulse, 0.0f);
     EXPECT_TRUE(cold.points[0].useStaticFriction);
