@@ -1368,7 +1368,8 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
     }
 }
 
-void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies) {
+void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
+                    std::vector<ContactReport>& reports, std::vector<Body>& bodies) {
     for (size_t slot = 1; slot < data.bodies.size(); ++slot) {
         if (slot + kPrefetchRecordsAhead < data.bodies.size()) {
             prefetchBody(bodies[data.bodyOfSlot[slot + kPrefetchRecordsAhead]]);
@@ -1381,26 +1382,29 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
         body.orientation = solverBody.orientation;
         body.updateWorldInertia();
     }
+    reports.resize(manifolds.size());
     for (size_t m = 0; m < manifolds.size(); ++m) {
         prefetchAheadForWrite(manifolds, m);
         prefetchAhead(data.constraints, m);
+        prefetchAheadForWrite(reports, m);
         ContactManifold& manifold = manifolds[m];
         const ContactConstraint& c = data.constraints[m];
         const SolverBody& a = data.bodies[c.a];
         const SolverBody& b = data.bodies[c.b];
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
+            ContactPointReport& report = reports[m].points[i];
             const ConstraintPoint& p = c.points[i];
             point.normalImpulse = p.normalImpulse;
             point.frictionImpulse = p.tangentImpulse[0] * c.tangent[0] + p.tangentImpulse[1] * c.tangent[1];
-            point.stepNormalImpulse = p.stepNormalImpulse;
-            point.stepFrictionImpulse = p.stepFrictionImpulse;
+            report.stepNormalImpulse = p.stepNormalImpulse;
+            report.stepFrictionImpulse = p.stepFrictionImpulse;
             // At the points' offsets from the start of the step, as the solver saw them.
             const vec3 velocity = (b.linearVelocity + glm::cross(b.angularVelocity, point.rB)) -
                                   (a.linearVelocity + glm::cross(a.angularVelocity, point.rA));
-            point.normalVelocityAfter = glm::dot(velocity, c.normal);
-            point.targetVelocity = p.restitutionTarget;
-            point.frictionBound = c.pointFriction[i] * p.stepNormalImpulse;
+            report.normalVelocityAfter = glm::dot(velocity, c.normal);
+            report.targetVelocity = p.restitutionTarget;
+            report.frictionBound = c.pointFriction[i] * p.stepNormalImpulse;
             // Friction held the point if it pushed and ends the step not sliding.
             const float slip0 = glm::dot(velocity, c.tangent[0]);
             const float slip1 = glm::dot(velocity, c.tangent[1]);

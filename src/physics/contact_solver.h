@@ -36,15 +36,26 @@ struct ContactPoint {
     float separation = 0.0f;
     float normalImpulse = 0.0f;               ///< of the last sub-step, >= 0 (warm start)
     vec3 frictionImpulse{0.0f};               ///< of the last sub-step, world, |.| <= mu j_n
-    float stepNormalImpulse = 0.0f;           ///< applied over the whole step, N s
-    vec3 stepFrictionImpulse{0.0f};           ///< applied over the whole step, N s
-    float targetVelocity = 0.0f;              ///< restitution target -e v_n, or 0 below the threshold
-    float normalVelocityBefore = 0.0f;
-    float normalVelocityAfter = 0.0f;
-    float frictionBound = 0.0f;
+    float normalVelocityBefore = 0.0f;        ///< v_rel.n at the start of the step
     bool useStaticFriction = false;
     bool sticking = false;
     bool warmStarted = false;
+};
+
+/// What the last step did at a contact point, for the contact inspector
+/// (World::contacts): written by finishContacts and read by no pass of a step,
+/// so it is kept apart from the manifolds, which a step streams several times.
+struct ContactPointReport {
+    float stepNormalImpulse = 0.0f;  ///< applied over the whole step, N s
+    vec3 stepFrictionImpulse{0.0f};  ///< applied over the whole step, N s
+    float targetVelocity = 0.0f;     ///< restitution target -e v_n, or 0 below the threshold
+    float normalVelocityAfter = 0.0f;
+    float frictionBound = 0.0f;
+};
+
+/// The reports of a manifold's points, at the manifold's index in a parallel array.
+struct ContactReport {
+    ContactPointReport points[kMaxManifoldPoints];
 };
 
 struct ContactManifold {
@@ -318,9 +329,11 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
 void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds,
                       const std::vector<Body>& bodies, const vec3& gravity, uint32_t draggedSlot, float threshold);
 /// Writes velocities and poses (with their rotation matrices and world
-/// inverse inertia) back to the bodies, and impulses, the
-/// post-solve normal velocity and the stick/slip state back to the manifolds.
-void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds, std::vector<Body>& bodies);
+/// inverse inertia) back to the bodies, the impulses to warm start with and
+/// the stick/slip state back to the manifolds, and the step's impulses, targets
+/// and post-solve normal velocities to `reports` (one per manifold, same index).
+void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
+                    std::vector<ContactReport>& reports, std::vector<Body>& bodies);
 /// The optional rigid position passes for overlap the sub-steps left beyond the
 /// slop: `iterations` nonlinear Gauss-Seidel passes over positions (Box2D's
 /// position solver), moving bodies apart along the normals without touching

@@ -118,12 +118,41 @@ Validation validateDragSettings(const DragSettings& s) {
 
 // ---------------------------------------------------------------- internals
 
+/// Manifolds with the reports of their last step (ContactReport), in parallel
+/// arrays: the step streams the manifolds, only the inspector reads the reports.
+struct ContactList {
+    std::vector<ContactManifold> manifolds;  // sorted by (a, b)
+    std::vector<ContactReport> reports;      // same index
+
+    void push(const ContactList& from, size_t index) {
+        manifolds.push_back(from.manifolds[index]);
+        reports.push_back(from.reports[index]);
+    }
+    void clear() {
+        manifolds.clear();
+        reports.clear();
+    }
+    /// Keeps the contacts that satisfy `keep`, in order.
+    template <typename Predicate>
+    void keepIf(Predicate keep) {
+        size_t kept = 0;
+        for (size_t i = 0; i < manifolds.size(); ++i) {
+            if (!keep(manifolds[i])) continue;
+            manifolds[kept] = manifolds[i];
+            reports[kept] = reports[i];
+            ++kept;
+        }
+        manifolds.resize(kept);
+        reports.resize(kept);
+    }
+};
+
 struct World::Internals {
     BroadPhase broadPhase;
-    std::vector<ContactManifold> manifolds;  // sorted by (a, b)
+    ContactList contacts;
     // Contacts of sleeping islands (with each other and with static bodies), sorted by
     // (a, b): kept as they were, so a woken island resumes with its impulses.
-    std::vector<ContactManifold> sleepingManifolds;
+    ContactList sleepingContacts;
     // Scratch reused every substep to avoid allocations on the hot path.
     std::vector<ContactManifold> previousManifolds;
     std::vector<Aabb> aabbs;
@@ -145,22 +174,25 @@ struct World::Internals {
     std::vector<uint32_t> islandsToWake;
 
     void forgetContactsOf(uint32_t index) {
-        const auto touches = [&](const ContactManifold& m) { return m.a == index || m.b == index; };
-        for (auto* list : {&manifolds, &sleepingManifolds}) {
-            list->erase(std::remove_if(list->begin(), list->end(), touches), list->end());
-        }
+        const auto untouched = [&](const ContactManifold& m) { return m.a != index && m.b != index; };
+        for (ContactList* list : {&contacts, &sleepingContacts}) list->keepIf(untouched);
     }
-    /// Moves the manifolds that satisfy `move` from `from` to `to`; both stay sorted by key.
+    /// Moves the contacts whose manifold satisfies `move` from `from` to `to`; both stay sorted by key.
     template <typename Predicate>
-    static void moveManifolds(std::vector<ContactManifold>& from, std::vector<ContactManifold>& to,
-                              Predicate move) {
-        const auto stays = std::stable_partition(from.begin(), from.end(),
-                                                 [&](const ContactManifold& m) { return !move(m); });
-        const size_t middle = to.size();
-        to.insert(to.end(), std::make_move_iterator(stays), std::make_move_iterator(from.end()));
-        from.erase(stays, from.end());
-        std::inplace_merge(to.begin(), to.begin() + static_cast<std::ptrdiff_t>(middle), to.end(),
-                           [](const ContactManifold& x, const ContactManifold& y) { return x.key() < y.key(); });
+    static void moveContacts(ContactList& from, ContactList& to, Predicate move) {
+        ContactList merged;
+        size_t next = 0;  // of `to`
+        for (size_t i = 0; i < from.manifolds.size(); ++i) {
+            if (!move(from.manifolds[i])) continue;
+            while (next < to.manifolds.size() && to.manifolds[next].key() < from.manifolds[i].key()) {
+                merged.push(to, next++);
+            }
+            merged.push(from, i);
+        }
+        if (merged.manifolds.empty()) return;
+        while (next < to.manifolds.size()) merged.push(to, next++);
+        from.keepIf([&](const ContactManifold& m) { return !move(m); });
+        to = std::move(merged);
     }
 };
 
@@ -381,7 +413,9 @@ void World::step(float dt) {
     stats_.sleepingContactPoints = 0;
     if (settings_.sleeping) {
         for (const Body& body : bodies_) stats_.sleepingBodies += body.isAlive() && body.asleep;
-        for (const ContactManifold& m : internals_->sleepingManifolds) stats_.sleepingContactPoints += m.pointCount;
+        for (const ContactManifold& m : internals_->sleepingContacts.manifolds) {
+            stats_.sleepingContactPoints += m.pointCount;
+        }
     }
     ++stepCount_;
 }
@@ -406,7 +440,7 @@ void World::updateSleep(float dt) {
         while (parent[i] != i) i = parent[i] = parent[parent[i]];
         return i;
     };
-    for (const ContactManifold& m : in.manifolds) {
+    for (const ContactManifold& m : in.contacts.manifolds) {
         if (!bodies_[m.a].isSimulated() || !bodies_[m.b].isSimulated()) continue;
         const uint32_t ra = root(m.a), rb = root(m.b);
         // The smaller index becomes the root: the island's name does not depend on contact order.
@@ -431,7 +465,7 @@ void World::updateSleep(float dt) {
     }
     if (!anyFellAsleep) return;
     // Their contacts now join only sleeping and static bodies: kept aside, unsolved.
-    Internals::moveManifolds(in.manifolds, in.sleepingManifolds, [&](const ContactManifold& m) {
+    Internals::moveContacts(in.contacts, in.sleepingContacts, [&](const ContactManifold& m) {
         return !bodies_[m.a].isSimulated() && !bodies_[m.b].isSimulated();
     });
 }
@@ -448,7 +482,7 @@ void World::wakeIslands(std::vector<uint32_t>& islands) {
         body.restTime = 0.0f;
     }
     Internals& in = *internals_;
-    Internals::moveManifolds(in.sleepingManifolds, in.manifolds, [&](const ContactManifold& m) {
+    Internals::moveContacts(in.sleepingContacts, in.contacts, [&](const ContactManifold& m) {
         return !bodies_[m.a].asleep && !bodies_[m.b].asleep;
     });
 }
@@ -468,7 +502,7 @@ void World::wakeAround(uint32_t index) {
     std::vector<uint32_t>& islands = in.islandsToWake;
     islands.clear();
     if (bodies_[index].asleep) islands.push_back(bodies_[index].island);
-    for (const ContactManifold& m : in.sleepingManifolds) {
+    for (const ContactManifold& m : in.sleepingContacts.manifolds) {
         if (m.a != index && m.b != index) continue;
         const Body& other = bodies_[m.a == index ? m.b : m.a];
         if (other.asleep) islands.push_back(other.island);
@@ -507,7 +541,7 @@ void World::recoverFromNonFiniteState(BodyId failed) {
     Body& culprit = bodies_[failed.index];
     culprit.linearVelocity = vec3(0.0f);
     culprit.angularVelocity = vec3(0.0f);
-    in.manifolds.clear();
+    in.contacts.clear();
     if (drag_.active && drag_.body == failed) endDrag();
     lastRecovery_ = StepRecovery{failed, culprit.name, stepCount_};
     ++recoveryCount_;
@@ -536,8 +570,9 @@ void World::substep(float dt) {
     }
     in.broadPhase.findPairs(in.aabbs, in.present, in.isStatic, in.pairs);
 
-    std::swap(in.manifolds, in.previousManifolds);
-    in.manifolds.clear();
+    std::vector<ContactManifold>& manifolds = in.contacts.manifolds;
+    std::swap(manifolds, in.previousManifolds);
+    manifolds.clear();
     in.islandsToWake.clear();
     size_t previousIndex = 0;
     for (size_t pairIndex = 0; pairIndex < in.pairs.size(); ++pairIndex) {
@@ -547,8 +582,8 @@ void World::substep(float dt) {
         }
         prefetchAhead(in.previousManifolds, previousIndex);
         // The manifold this pair may add, a few ahead, inside the capacity kept from earlier steps.
-        if (in.manifolds.size() + kPrefetchRecordsAhead < in.manifolds.capacity()) {
-            prefetchBytesForWrite(in.manifolds.data() + in.manifolds.size() + kPrefetchRecordsAhead,
+        if (manifolds.size() + kPrefetchRecordsAhead < manifolds.capacity()) {
+            prefetchBytesForWrite(manifolds.data() + manifolds.size() + kPrefetchRecordsAhead,
                                   sizeof(ContactManifold));
         }
         const Body& a = bodies_[pair.a];
@@ -578,7 +613,7 @@ void World::substep(float dt) {
             if (boxes && manifold.pointCount > 0) cache = cacheManifold(manifold, poseA, poseB);
         }
         if (manifold.pointCount == 0) continue;
-        ContactManifold& contact = in.manifolds.emplace_back();
+        ContactManifold& contact = manifolds.emplace_back();
         contact.a = pair.a;
         contact.b = pair.b;
         contact.cache = cache;
@@ -590,10 +625,13 @@ void World::substep(float dt) {
         if (a.asleep) in.islandsToWake.push_back(a.island);
         if (b.asleep) in.islandsToWake.push_back(b.island);
     }
+    // The reports stay parallel to the manifolds (finishContacts writes them),
+    // also while waking moves contacts in.
+    in.contacts.reports.resize(manifolds.size());
     wakeIslands(in.islandsToWake);
 
     // 2. Prepare once per pass: effective masses, anchors, restitution targets.
-    prepareContacts(in.manifolds, bodies_, settings_.restitutionThreshold, settings_.gravity, in.solverData);
+    prepareContacts(manifolds, bodies_, settings_.restitutionThreshold, settings_.gravity, in.solverData);
     Body* dragged = drag_.active ? &bodies_[drag_.body.index] : nullptr;
     const uint32_t draggedSlot = dragged ? in.solverData.slotOfBody[drag_.body.index] : 0;
 
@@ -638,18 +676,18 @@ void World::substep(float dt) {
 
     // 5. Newton's restitution for collisions found during the sub-steps, then
     // velocities and poses back to the bodies.
-    applyRestitution(in.solverData, in.manifolds, bodies_, settings_.gravity, draggedSlot,
+    applyRestitution(in.solverData, manifolds, bodies_, settings_.gravity, draggedSlot,
                      settings_.restitutionThreshold);
-    finishContacts(in.solverData, in.manifolds, bodies_);
+    finishContacts(in.solverData, manifolds, in.contacts.reports, bodies_);
 
     // 6. Optional rigid position passes for overlap left beyond the slop.
-    solveContactPositions(in.solverData, in.manifolds, bodies_, settings_.positionIterations);
+    solveContactPositions(in.solverData, manifolds, bodies_, settings_.positionIterations);
     if (dragged) drag_.anchor = dragged->position + rotate(dragged->orientation, drag_.localAnchor);
 
     stats_.candidatePairs = static_cast<int>(in.pairs.size());
-    stats_.manifolds = static_cast<int>(in.manifolds.size());
+    stats_.manifolds = static_cast<int>(manifolds.size());
     stats_.contactPoints = 0;
-    for (const ContactManifold& manifold : in.manifolds) stats_.contactPoints += manifold.pointCount;
+    for (const ContactManifold& manifold : manifolds) stats_.contactPoints += manifold.pointCount;
 }
 
 // ---------------------------------------------------------------- drag
@@ -750,15 +788,16 @@ std::vector<ContactPointInfo> World::contacts() const {
     std::vector<ContactPointInfo> result;
     // The app asks every frame (thousands of points in a pile): one allocation, not a doubling series.
     size_t pointCount = 0;
-    for (const auto* list : {&internals_->manifolds, &internals_->sleepingManifolds}) {
-        for (const ContactManifold& manifold : *list) pointCount += size_t(manifold.pointCount);
+    for (const ContactList* list : {&internals_->contacts, &internals_->sleepingContacts}) {
+        for (const ContactManifold& manifold : list->manifolds) pointCount += size_t(manifold.pointCount);
     }
     result.reserve(pointCount);
-    const auto addPoints = [&](const ContactManifold& manifold) {
+    const auto addPoints = [&](const ContactManifold& manifold, const ContactReport& report) {
         const Body& a = bodies_[manifold.a];
         const Body& b = bodies_[manifold.b];
         for (int i = 0; i < manifold.pointCount; ++i) {
             const ContactPoint& point = manifold.points[i];
+            const ContactPointReport& pointReport = report.points[i];
             ContactPointInfo info;
             info.bodyA = idOf(manifold.a);
             info.bodyB = idOf(manifold.b);
@@ -779,22 +818,23 @@ std::vector<ContactPointInfo> World::contacts() const {
             info.tangent[0] = manifold.tangent[0];
             info.tangent[1] = manifold.tangent[1];
             info.normalVelocityBefore = point.normalVelocityBefore;
-            info.normalVelocityAfter = point.normalVelocityAfter;
-            info.targetNormalVelocity = point.targetVelocity;
+            info.normalVelocityAfter = pointReport.normalVelocityAfter;
+            info.targetNormalVelocity = pointReport.targetVelocity;
             info.restitution = manifold.restitution;
             info.friction = manifold.friction;
             info.staticFriction = manifold.staticFriction;
-            info.normalImpulse = point.stepNormalImpulse;
-            info.frictionImpulse = point.stepFrictionImpulse;
-            info.frictionBound = point.frictionBound;
+            info.normalImpulse = pointReport.stepNormalImpulse;
+            info.frictionImpulse = pointReport.stepFrictionImpulse;
+            info.frictionBound = pointReport.frictionBound;
             info.sticking = point.sticking;
             info.warmStarted = point.warmStarted;
             result.push_back(info);
         }
     };
-    for (const ContactManifold& manifold : internals_->manifolds) addPoints(manifold);
     // Sleeping islands' contacts too: they hold what they held when the island fell asleep.
-    for (const ContactManifold& manifold : internals_->sleepingManifolds) addPoints(manifold);
+    for (const ContactList* list : {&internals_->contacts, &internals_->sleepingContacts}) {
+        for (size_t m = 0; m < list->manifolds.size(); ++m) addPoints(list->manifolds[m], list->reports[m]);
+    }
     return result;
 }
 
