@@ -22,9 +22,8 @@ float angularTerm(const mat3& inverseInertia, const vec3& r, const vec3& n) {
 
 }  // namespace
 
-EffectiveMassTerms effectiveMassTerms(const ContactManifold& manifold, int point, const Body& a,
+EffectiveMassTerms effectiveMassTerms(const ContactManifold& manifold, const ContactPointReport& p, const Body& a,
                                       const Body& b) {
-    const ContactPoint& p = manifold.points[point];
     EffectiveMassTerms terms;
     terms.angularTermA = angularTerm(a.inverseInertiaWorld, p.rA, manifold.normal);
     terms.angularTermB = angularTerm(b.inverseInertiaWorld, p.rB, manifold.normal);
@@ -241,14 +240,12 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
             ConstraintPoint& cp = constraint.points[i];
-            point.rA = point.point - a.position;
-            point.rB = point.point - b.position;
-            cp.rA = point.rA;
-            cp.rB = point.rB;
+            cp.rA = point.point - a.position;
+            cp.rB = point.point - b.position;
             // r R = R^T r: into the body frame.
-            cp.anchorA = constraint.anchorTurnsA ? point.rA * a.rotation : point.rA;
-            cp.anchorB = constraint.anchorTurnsB ? point.rB * b.rotation : point.rB;
-            cp.adjustedSeparation = point.separation - glm::dot(point.rB - point.rA, n);
+            cp.anchorA = constraint.anchorTurnsA ? cp.rA * a.rotation : cp.rA;
+            cp.anchorB = constraint.anchorTurnsB ? cp.rB * b.rotation : cp.rB;
+            cp.adjustedSeparation = point.separation - glm::dot(cp.rB - cp.rA, n);
             cp.separation = point.separation;
             const vec3& velocity = velocities[i];
             const float normalVelocity = glm::dot(velocity, n);
@@ -267,9 +264,9 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
                 collision.constraint = uint32_t(m);
                 collision.point = i;
                 // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
-                collision.normal = makeAxis(data, constraint.a, constraint.b, point.rA, point.rB, n);
-                collision.tangent[0] = makeAxis(data, constraint.a, constraint.b, point.rA, point.rB, manifold.tangent[0]);
-                collision.tangent[1] = makeAxis(data, constraint.a, constraint.b, point.rA, point.rB, manifold.tangent[1]);
+                collision.normal = makeAxis(data, constraint.a, constraint.b, cp.rA, cp.rB, n);
+                collision.tangent[0] = makeAxis(data, constraint.a, constraint.b, cp.rA, cp.rB, manifold.tangent[0]);
+                collision.tangent[1] = makeAxis(data, constraint.a, constraint.b, cp.rA, cp.rB, manifold.tangent[1]);
             }
             // A point at rest (before this step's gravity) is held by static
             // friction mu_s; one already sliding keeps kinetic mu.
@@ -1324,12 +1321,11 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
     for (const Bounce& bounce : bounces) {
         ContactConstraint& c = data.constraints[bounce.constraint];
         ConstraintPoint& p = c.points[bounce.point];
-        const ContactPoint& point = manifolds[bounce.constraint].points[bounce.point];
         SolverBody& a = data.bodies[c.a];
         SolverBody& b = data.bodies[c.b];
         // With the tensors of now: a body that turned during the sub-steps
         // would otherwise leave with the wrong angular momentum (and energy).
-        const ConstraintAxis axis = makeAxis(data, c.a, c.b, point.rA, point.rB, c.normal);
+        const ConstraintAxis axis = makeAxis(data, c.a, c.b, p.rA, p.rB, c.normal);
         p.restitutionTarget = -c.restitution * bounce.impact;
         const float normalVelocity = axisVelocity(a, b, c.normal, axis);
         const float total = std::max(p.normalImpulse - axis.mass * (normalVelocity - p.restitutionTarget), 0.0f);
@@ -1400,8 +1396,10 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
             report.stepNormalImpulse = p.stepNormalImpulse;
             report.stepFrictionImpulse = p.stepFrictionImpulse;
             // At the points' offsets from the start of the step, as the solver saw them.
-            const vec3 velocity = (b.linearVelocity + glm::cross(b.angularVelocity, point.rB)) -
-                                  (a.linearVelocity + glm::cross(a.angularVelocity, point.rA));
+            report.rA = p.rA;
+            report.rB = p.rB;
+            const vec3 velocity = (b.linearVelocity + glm::cross(b.angularVelocity, p.rB)) -
+                                  (a.linearVelocity + glm::cross(a.angularVelocity, p.rA));
             report.normalVelocityAfter = glm::dot(velocity, c.normal);
             report.targetVelocity = p.restitutionTarget;
             report.frictionBound = c.pointFriction[i] * p.stepNormalImpulse;

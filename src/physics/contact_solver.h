@@ -32,7 +32,6 @@ namespace impulse {
 struct ContactPoint {
     uint32_t id = 0;
     vec3 point{0.0f};                         ///< world, at detection
-    vec3 rA{0.0f}, rB{0.0f};                  ///< centre of mass -> point, world
     float separation = 0.0f;
     float normalImpulse = 0.0f;               ///< of the last sub-step, >= 0 (warm start)
     vec3 frictionImpulse{0.0f};               ///< of the last sub-step, world, |.| <= mu j_n
@@ -46,6 +45,7 @@ struct ContactPoint {
 /// (World::contacts): written by finishContacts and read by no pass of a step,
 /// so it is kept apart from the manifolds, which a step streams several times.
 struct ContactPointReport {
+    vec3 rA{0.0f}, rB{0.0f};         ///< centre of mass -> point, world, at the start of the step
     float stepNormalImpulse = 0.0f;  ///< applied over the whole step, N s
     vec3 stepFrictionImpulse{0.0f};  ///< applied over the whole step, N s
     float targetVelocity = 0.0f;     ///< restitution target -e v_n, or 0 below the threshold
@@ -250,7 +250,7 @@ struct EffectiveMassTerms {
     float normalMass = 0.0f;                         ///< 1 / k_n
     float tangentMass[2] = {0.0f, 0.0f};             ///< 1 / k_t
 };
-EffectiveMassTerms effectiveMassTerms(const ContactManifold& manifold, int point, const Body& a,
+EffectiveMassTerms effectiveMassTerms(const ContactManifold& manifold, const ContactPointReport& point, const Body& a,
                                       const Body& b);
 
 /// Builds the solver manifold of a fresh narrowphase result, carrying over the

@@ -803,13 +803,13 @@ std::vector<ContactPointInfo> World::contacts() const {
             info.bodyB = idOf(manifold.b);
             info.point = point.point;
             info.normal = manifold.normal;
-            info.rA = point.rA;
-            info.rB = point.rB;
+            info.rA = pointReport.rA;
+            info.rB = pointReport.rB;
             info.separation = point.separation;
             info.featureId = point.id;
             info.inverseMassA = a.inverseMass;
             info.inverseMassB = b.inverseMass;
-            const EffectiveMassTerms terms = effectiveMassTerms(manifold, i, a, b);
+            const EffectiveMassTerms terms = effectiveMassTerms(manifold, pointReport, a, b);
             info.angularTermA = terms.angularTermA;
             info.angularTermB = terms.angularTermB;
             info.normalMass = terms.normalMass;

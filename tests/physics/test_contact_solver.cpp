@@ -90,8 +90,7 @@ OneContact makeContact(const vec3& velocity, const vec3& spin, float separation,
 // solver's fixed Jacobian sees it (the body moves during the sub-steps).
 float normalVelocity(const OneContact& c) {
     const Body& a = c.bodies[0];
-    const vec3 rA = c.manifolds[0].points[0].rA;
-    const vec3 lever = rA == vec3(0.0f) ? c.point - a.position : rA;
+    const vec3 lever = c.data.constraints.empty() ? c.point - a.position : c.data.constraints[0].points[0].rA;
     const vec3 vA = a.linearVelocity + glm::cross(a.angularVelocity, lever);
     return glm::dot(-vA, c.manifolds[0].normal);  // B is static
 }
@@ -120,7 +119,7 @@ TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
     const vec3 before = c.bodies[0].linearVelocity;
     runSubSteps(c, dt, 1);
     // The solver's terms, as the contact inspector shows them.
-    const EffectiveMassTerms terms = effectiveMassTerms(c.manifolds[0], 0, c.bodies[0], c.bodies[1]);
+    const EffectiveMassTerms terms = effectiveMassTerms(c.manifolds[0], c.reports[0].points[0], c.bodies[0], c.bodies[1]);
     EXPECT_NEAR(terms.angularTermA, angular, 1e-5 * angular);  // float vs double: 1e-5 relative
     EXPECT_EQ(terms.angularTermB, 0.0f);
     EXPECT_NEAR(terms.normalMass, 1.0 / k, 1e-5 / k);
