@@ -190,6 +190,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     }
 
     data.constraints.resize(manifolds.size());
+    data.constraintPoints.clear();
     data.collisions.clear();
     data.mayBounceConstraints.clear();
     data.supportsHeavy = false;
@@ -236,10 +237,12 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         constraint.tangent[0] = manifold.tangent[0];
         constraint.tangent[1] = manifold.tangent[1];
         constraint.pointCount = manifold.pointCount;
+        constraint.firstPoint = uint32_t(data.constraintPoints.size());
+        data.constraintPoints.resize(data.constraintPoints.size() + size_t(manifold.pointCount));
         constraint.mayBouncePoints = 0;
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
-            ConstraintPoint& cp = constraint.points[i];
+            ConstraintPoint& cp = pointOf(data, constraint, i);
             cp.rA = point.point - a.position;
             cp.rB = point.point - b.position;
             // r R = R^T r: into the body frame.
@@ -272,7 +275,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             // friction mu_s; one already sliding keeps kinetic mu.
             const vec3 tangential = velocity - normalVelocity * n;
             if (glm::dot(tangential, tangential) < kStickSpeed * kStickSpeed) point.useStaticFriction = true;
-            constraint.pointFriction[i] = point.useStaticFriction ? manifold.staticFriction : manifold.friction;
+            cp.friction = point.useStaticFriction ? manifold.staticFriction : manifold.friction;
             cp.normalImpulse = point.normalImpulse;
             // Last step's friction, a world vector, seen in today's tangent directions.
             cp.tangentImpulse[0] = glm::dot(point.frictionImpulse, manifold.tangent[0]);
@@ -471,11 +474,11 @@ void sweepCollisions(ContactSolverData& data, int iterations, float targetScale,
         for (CollisionPoint& p : data.collisions) {
             ContactConstraint& c = data.constraints[p.constraint];
             if (!selected(c)) continue;
-            ConstraintPoint& cp = c.points[p.point];
+            ConstraintPoint& cp = pointOf(data, c, p.point);
             SolverBody& a = data.bodies[c.a];
             SolverBody& b = data.bodies[c.b];
             // Friction during the impact, inside the cone of the impact's normal impulse.
-            const float bound = c.pointFriction[p.point] * p.impulse;
+            const float bound = cp.friction * p.impulse;
             float total0 = p.frictionImpulse[0] - p.tangent[0].mass * axisVelocity(a, b, c.tangent[0], p.tangent[0]);
             float total1 = p.frictionImpulse[1] - p.tangent[1].mass * axisVelocity(a, b, c.tangent[1], p.tangent[1]);
             const float lengthSquared = total0 * total0 + total1 * total1;
@@ -510,7 +513,7 @@ uint32_t groupOf(const BounceGroups& groups, const ContactConstraint& c) {
 void solveCollisions(ContactSolverData& data, const std::vector<Body>& bodies, int iterations) {
     const auto all = [](const ContactConstraint&) { return true; };
     const bool bounces = std::any_of(data.collisions.begin(), data.collisions.end(), [&](const CollisionPoint& p) {
-        return data.constraints[p.constraint].points[p.point].restitutionTarget > 0.0f;
+        return pointOf(data, data.constraints[p.constraint], p.point).restitutionTarget > 0.0f;
     });
     if (!bounces) {
         sweepCollisions(data, iterations, 1.0f, all);
@@ -533,7 +536,7 @@ void solveCollisions(ContactSolverData& data, const std::vector<Body>& bodies, i
     std::vector<ConstraintPoint> elasticTotals;
     const auto gaining = [&](const ContactConstraint& c) { return gained[groupOf(groups, c)] != 0; };
     for (CollisionPoint& p : data.collisions) {
-        ConstraintPoint& cp = data.constraints[p.constraint].points[p.point];
+        ConstraintPoint& cp = pointOf(data, data.constraints[p.constraint], p.point);
         elasticTotals.push_back(cp);
         if (!gaining(data.constraints[p.constraint])) continue;
         p.impulse = p.frictionImpulse[0] = p.frictionImpulse[1] = 0.0f;
@@ -551,7 +554,7 @@ void solveCollisions(ContactSolverData& data, const std::vector<Body>& bodies, i
         if (!gaining(c)) continue;
         const float s = scale[groupOf(groups, c)];
         const CollisionPoint& e = elasticPoints[k];
-        ConstraintPoint& cp = c.points[p.point];
+        ConstraintPoint& cp = pointOf(data, c, p.point);
         p.impulse += s * (e.impulse - p.impulse);
         p.frictionImpulse[0] += s * (e.frictionImpulse[0] - p.frictionImpulse[0]);
         p.frictionImpulse[1] += s * (e.frictionImpulse[1] - p.frictionImpulse[1]);
@@ -846,7 +849,7 @@ void buildContactBatches(ContactSolverData& data) {
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
         BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
         for (int i = 0; i < c.pointCount; ++i) {
-            const ConstraintPoint& cp = c.points[i];
+            const ConstraintPoint& cp = pointOf(data, c, i);
             BatchPoint& p = points[i];
             BatchPointOnce& once = pointsOnce[i];
             setLane(p.rA, lane, cp.rA);
@@ -855,7 +858,7 @@ void buildContactBatches(ContactSolverData& data) {
             setLane(once.anchorB, lane, cp.anchorB);
             setLane(once.adjustedSeparation, lane, cp.adjustedSeparation);
             setLane(p.separation, lane, cp.separation);
-            setLane(p.friction, lane, c.pointFriction[i]);
+            setLane(p.friction, lane, cp.friction);
             setLane(p.normalImpulse, lane, cp.normalImpulse);
             setLane(p.tangentImpulse[0], lane, cp.tangentImpulse[0]);
             setLane(p.tangentImpulse[1], lane, cp.tangentImpulse[1]);
@@ -917,7 +920,7 @@ void storeBatchImpulses(ContactSolverData& data) {
         for (int i = 0; i < c.pointCount; ++i) {
             const BatchPoint& p = points[i];
             const BatchPointOnce& once = pointsOnce[i];
-            ConstraintPoint& cp = c.points[i];
+            ConstraintPoint& cp = pointOf(data, c, i);
             c.deepestSeparation = std::min(c.deepestSeparation, p.separation.v[lane]);
             cp.normalImpulse = p.normalImpulse.v[lane];
             cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
@@ -1296,7 +1299,7 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
         const uint32_t laneIndex = data.laneOfConstraint[m];
         const ContactBatch& batch = data.batches[laneIndex / kSimdWidth];
         for (int i = 0; i < c.pointCount; ++i) {
-            const ConstraintPoint& p = c.points[i];
+            const ConstraintPoint& p = pointOf(data, c, i);
             // Points that pushed this step after approaching faster than the
             // threshold, unless the first solve already treated them as a collision.
             if ((c.mayBouncePoints >> i & 1u) == 0 || p.stepNormalImpulse <= 0.0f) continue;
@@ -1320,7 +1323,7 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
     const std::vector<SlotMotion> inelastic = groups.motions();
     for (const Bounce& bounce : bounces) {
         ContactConstraint& c = data.constraints[bounce.constraint];
-        ConstraintPoint& p = c.points[bounce.point];
+        ConstraintPoint& p = pointOf(data, c, bounce.point);
         SolverBody& a = data.bodies[c.a];
         SolverBody& b = data.bodies[c.b];
         // With the tensors of now: a body that turned during the sub-steps
@@ -1358,7 +1361,7 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
         ContactConstraint& c = data.constraints[bounce.constraint];
         const float s = scale[groupOf(groups, c)];
         if (s >= 1.0f) continue;
-        ConstraintPoint& p = c.points[bounce.point];
+        ConstraintPoint& p = pointOf(data, c, bounce.point);
         p.stepNormalImpulse = bounce.stepNormalImpulse + s * (p.stepNormalImpulse - bounce.stepNormalImpulse);
         p.restitutionTarget *= s;
     }
@@ -1390,7 +1393,7 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
             ContactPointReport& report = reports[m].points[i];
-            const ConstraintPoint& p = c.points[i];
+            const ConstraintPoint& p = pointOf(data, c, i);
             point.normalImpulse = p.normalImpulse;
             point.frictionImpulse = p.tangentImpulse[0] * c.tangent[0] + p.tangentImpulse[1] * c.tangent[1];
             report.stepNormalImpulse = p.stepNormalImpulse;
@@ -1402,7 +1405,7 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
                                   (a.linearVelocity + glm::cross(a.angularVelocity, p.rA));
             report.normalVelocityAfter = glm::dot(velocity, c.normal);
             report.targetVelocity = p.restitutionTarget;
-            report.frictionBound = c.pointFriction[i] * p.stepNormalImpulse;
+            report.frictionBound = p.friction * p.stepNormalImpulse;
             // Friction held the point if it pushed and ends the step not sliding.
             const float slip0 = glm::dot(velocity, c.tangent[0]);
             const float slip1 = glm::dot(velocity, c.tangent[1]);
@@ -1434,12 +1437,12 @@ namespace {
 // Each body carries the contact point by its anchor, as in the sub-steps: the
 // two carried points met at the start of the step, at its separation then.
 void correctPositions(const ContactManifold& manifold, const ContactConstraint& constraint,
-                      std::vector<Body>& bodies, std::vector<uint8_t>& corrected) {
+                      const ConstraintPoint* points, std::vector<Body>& bodies, std::vector<uint8_t>& corrected) {
     Body& a = bodies[manifold.a];
     Body& b = bodies[manifold.b];
     const vec3& n = manifold.normal;
     for (int i = 0; i < manifold.pointCount; ++i) {
-        const ConstraintPoint& point = constraint.points[i];
+        const ConstraintPoint& point = points[i];
         const vec3 surfaceA = a.position + (constraint.anchorTurnsA ? a.rotation * point.anchorA : point.anchorA);
         const vec3 surfaceB = b.position + (constraint.anchorTurnsB ? b.rotation * point.anchorB : point.anchorB);
         const float separation = glm::dot(surfaceB - surfaceA, n) + point.separation;
@@ -1489,7 +1492,10 @@ void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>
             const ContactManifold& manifold = manifolds[m];
             const bool mayCorrect = data.constraints[m].deepestSeparation < kMayCorrectBelow ||
                                     corrected[manifold.a] || corrected[manifold.b];
-            if (mayCorrect) correctPositions(manifold, data.constraints[m], bodies, corrected);
+            if (mayCorrect) {
+                const ContactConstraint& constraint = data.constraints[m];
+                correctPositions(manifold, constraint, &pointOf(data, constraint, 0), bodies, corrected);
+            }
         }
     }
 }

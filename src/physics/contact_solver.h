@@ -98,6 +98,7 @@ struct ConstraintAxis {
 };
 
 struct ConstraintPoint {
+    float friction = 0.0f;  ///< mu in force (static or kinetic)
     /// Centre of mass -> point, world, at the start of the step: the manifold
     /// point's, copied for the packing, which walks the constraints.
     vec3 rA{0.0f}, rB{0.0f};
@@ -129,8 +130,9 @@ struct ContactConstraint {
     float deepestSeparation = 0.0f;  ///< of its points after the sub-steps (<= 0), see storeBatchImpulses
     vec3 normal{0.0f};
     vec3 tangent[2];
-    float pointFriction[kMaxManifoldPoints] = {};  ///< mu in force at each point (static or kinetic)
-    ConstraintPoint points[kMaxManifoldPoints];
+    /// Its points are ContactSolverData::constraintPoints from here on, in a row:
+    /// a step's passes stream only the points in use (2.5 of 4 a manifold in a pile).
+    uint32_t firstPoint = 0;
 };
 
 /// A touching point approaching faster than the restitution threshold at the
@@ -217,6 +219,7 @@ struct ContactSolverData {
     std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
     std::vector<mat3> inverseInertia;       ///< per solver slot, world frame; zero for slot 0
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
+    std::vector<ConstraintPoint> constraintPoints;  ///< of the constraints, in their order
     std::vector<CollisionPoint> collisions;      ///< in constraint order
     /// Constraints with a point that may bounce (ContactConstraint::mayBouncePoints), ascending.
     std::vector<uint32_t> mayBounceConstraints;
@@ -237,6 +240,14 @@ struct ContactSolverData {
     std::vector<uint32_t> impactGroup;      ///< scratch of the bounce energy limit: union-find parent per slot
     std::vector<uint8_t> correctedBodies;   ///< scratch of the position passes: per body, moved by them
 };
+
+/// Point i of constraint c.
+inline ConstraintPoint& pointOf(ContactSolverData& data, const ContactConstraint& c, int i) {
+    return data.constraintPoints[c.firstPoint + uint32_t(i)];
+}
+inline const ConstraintPoint& pointOf(const ContactSolverData& data, const ContactConstraint& c, int i) {
+    return data.constraintPoints[c.firstPoint + uint32_t(i)];
+}
 
 /// The terms of a point's effective masses, for the contact inspector: worked
 /// out when asked, from the lever arms of the start of the step and the

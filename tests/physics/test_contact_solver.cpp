@@ -90,7 +90,7 @@ OneContact makeContact(const vec3& velocity, const vec3& spin, float separation,
 // solver's fixed Jacobian sees it (the body moves during the sub-steps).
 float normalVelocity(const OneContact& c) {
     const Body& a = c.bodies[0];
-    const vec3 lever = c.data.constraints.empty() ? c.point - a.position : c.data.constraints[0].points[0].rA;
+    const vec3 lever = c.data.constraints.empty() ? c.point - a.position : pointOf(c.data, c.data.constraints[0], 0).rA;
     const vec3 vA = a.linearVelocity + glm::cross(a.angularVelocity, lever);
     return glm::dot(-vA, c.manifolds[0].normal);  // B is static
 }
