@@ -152,20 +152,22 @@ struct CollisionPoint {
 /// only what cannot be computed again for less: the sweeps work out the
 /// friction axes' r x t from the lever arms, and the turn vectors I^-1 (r x d)
 /// as SolverBody::inverseInertia times r x d (in a batch with a body whose
-/// inertia is not isotropic, from BatchPointTurns). First what the relax sweep
-/// reads, then what the solve sweep adds. A lane whose manifold has fewer
-/// points holds zeros here, which solve to zero impulses.
-struct BatchPoint {
+/// inertia is not isotropic, from BatchPointTurns). The sweeps read nearly all
+/// of it; the once-a-sub-step passes read parts, each kept to as few cache
+/// lines as it fills: the move writes the first line, the warm start reads the
+/// next five. A lane whose manifold has fewer points holds zeros here, which
+/// solve to zero impulses.
+struct alignas(64) BatchPoint {
+    Lanes separation;   ///< now: after the last move
+    Lanes pushImpulse;  ///< split (position-only) impulse of this sub-step
+    Lanes normalImpulse;
+    Lanes tangentImpulse[2];
+    Lanes3 rA, rB;      ///< lever arms at the start of the step, world
     Lanes3 rAxN, rBxN;  ///< r x n of A and B
     Lanes normalMass;   ///< 1 / k_n
-    Lanes separation;   ///< now: after the last move
-    Lanes normalImpulse;
     Lanes closingVelocity;  ///< most negative v_n met while pushing (tracked in batches that may bounce)
-    Lanes3 rA, rB;          ///< lever arms at the start of the step, world
     Lanes tangentMass[2];   ///< 1 / k_t
     Lanes friction;         ///< mu
-    Lanes tangentImpulse[2];
-    Lanes pushImpulse;  ///< split (position-only) impulse of this sub-step
 };
 
 /// The turn vectors I^-1 (r x d) of a point of a batch that follows the turn
