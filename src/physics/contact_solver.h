@@ -221,7 +221,9 @@ struct ContactSolverData {
     std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
     std::vector<mat3> inverseInertia;       ///< per solver slot, world frame; zero for slot 0
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
-    std::vector<ConstraintPoint> constraintPoints;  ///< of the constraints, in their order
+    /// The constraints' points, in their order (with room for kMaxManifoldPoints a
+    /// constraint: the tail past the last one's points is not used).
+    std::vector<ConstraintPoint> constraintPoints;
     std::vector<CollisionPoint> collisions;      ///< in constraint order
     /// Constraints with a point that may bounce (ContactConstraint::mayBouncePoints), ascending.
     std::vector<uint32_t> mayBounceConstraints;
