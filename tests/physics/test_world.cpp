@@ -1,5 +1,6 @@
 // The World API (physics/world.h): handles, queries, ray casts, the mouse drag,
 // reported contacts, energy and momentum, step guards, determinism and sleeping.
+#include "physics/constants.h"
 #include "physics/world.h"
 
 #include "physics_test_util.h"
@@ -356,6 +357,35 @@ TEST(WorldContacts, SphereOnBoxReportsOnePointWithWarmStart) {
     EXPECT_NEAR(c.normalMass, 1.5f, 1.5e-5f);
     const float weightImpulse = 1.5f * 9.81f * world.settings().timestep;
     EXPECT_NEAR(c.normalImpulse, weightImpulse, 0.01f * weightImpulse);  // 1%
+}
+
+// The position passes measure an overlap as the sub-steps do: a sphere's
+// contact stays under its centre however it spins. A frictionless sphere sunk
+// 30 cm into the ground, spinning 20 rad/s about a horizontal axis (0.33 rad a
+// step), rises exactly as the same sphere at rest: r x n = 0, so the spin
+// meets no contact impulse. Measured from a surface point that turned with the
+// sphere, as the passes once did, the spinning sphere rose 12.2 cm instead of
+// 13.8. Both rise by more than the push-out alone can give (3 m/s for a step),
+// so the position passes ran. Tolerance 1e-6 m: the two runs differ only in
+// the orientation the sphere integrates.
+TEST(WorldContacts, PositionPassesMeasureASpinningSphereUnderItsCentre) {
+    const auto riseAfterOneStep = [](const vec3& spin) {
+        World world(zeroGravity());
+        BodyDef ground = boxDef("ground", vec3(0.0f, -0.5f, 0.0f), vec3(5.0f, 0.5f, 5.0f));
+        ground.isStatic = true;
+        ground.friction = 0.0f;
+        world.createBody(ground);
+        BodyDef ball = sphereDef("ball", vec3(0.0f, 0.5f - 0.3f, 0.0f), 0.5f);
+        ball.friction = 0.0f;
+        ball.angularVelocity = spin;
+        const BodyId id = world.createBody(ball);
+        world.step(world.settings().timestep);
+        return world.body(id).position.y - (0.5f - 0.3f);
+    };
+    const float atRest = riseAfterOneStep(vec3(0.0f));
+    const float spinning = riseAfterOneStep(vec3(0.0f, 0.0f, 20.0f));
+    EXPECT_GT(atRest, kMaxPushoutSpeed / 60.0f + 0.01f) << "the position passes did not run";
+    EXPECT_NEAR(spinning, atRest, 1e-6f);
 }
 
 // ---------------------------------------------------------------- energy and momentum
