@@ -585,6 +585,16 @@ uint32_t batchKey(int colour, int pointCount) {
 }
 int pointCountOfKey(uint32_t key) { return kMaxManifoldPoints - int(key % kMaxManifoldPoints); }
 
+/// Where the packing put constraint m: its batch and its lane there.
+struct PackedLane {
+    size_t batch;
+    int lane;
+};
+PackedLane packedLaneOf(const ContactSolverData& data, size_t m) {
+    const uint32_t laneIndex = data.laneOfConstraint[m];
+    return {laneIndex / kSimdWidth, int(laneIndex % kSimdWidth)};
+}
+
 void setLane(Lanes& lanes, int lane, float value) { lanes.v[lane] = value; }
 void setLane(Lanes3& lanes, int lane, const vec3& value) {
     lanes.x.v[lane] = value.x;
@@ -837,9 +847,8 @@ void buildContactBatches(ContactSolverData& data) {
     for (size_t m = 0; m < count; ++m) {
         prefetchAhead(data.constraints, m);
         const ContactConstraint& c = data.constraints[m];
-        const uint32_t laneIndex = data.laneOfConstraint[m];
-        const int lane = int(laneIndex % kSimdWidth);
-        ContactBatch& batch = data.batches[laneIndex / kSimdWidth];
+        const auto [batchIndex, lane] = packedLaneOf(data, m);
+        ContactBatch& batch = data.batches[batchIndex];
         batch.a[lane] = c.a;
         batch.b[lane] = c.b;
         setLane(batch.normal, lane, c.normal);
@@ -916,9 +925,8 @@ void storeBatchImpulses(ContactSolverData& data) {
     for (size_t m = 0; m < data.constraints.size(); ++m) {
         prefetchAheadForWrite(data.constraints, m);
         ContactConstraint& c = data.constraints[m];
-        const uint32_t laneIndex = data.laneOfConstraint[m];
-        const int lane = int(laneIndex % kSimdWidth);
-        const ContactBatch& batch = data.batches[laneIndex / kSimdWidth];
+        const auto [batchIndex, lane] = packedLaneOf(data, m);
+        const ContactBatch& batch = data.batches[batchIndex];
         const BatchPoint* points = &data.batchPoints[batch.firstPoint];
         const BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
         c.deepestSeparation = 0.0f;
@@ -1301,8 +1309,8 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
     std::vector<Bounce> bounces;
     for (const uint32_t m : data.mayBounceConstraints) {
         const ContactConstraint& c = data.constraints[m];
-        const uint32_t laneIndex = data.laneOfConstraint[m];
-        const ContactBatch& batch = data.batches[laneIndex / kSimdWidth];
+        const auto [batchIndex, lane] = packedLaneOf(data, m);
+        const BatchPoint* batchPoints = &data.batchPoints[data.batches[batchIndex].firstPoint];
         for (int i = 0; i < c.pointCount; ++i) {
             const ConstraintPoint& p = pointOf(data, c, i);
             // Points that pushed this step after approaching faster than the
@@ -1312,9 +1320,8 @@ void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold
             // the gap closed if slower: a point of a spinning body may have
             // slowed (or turned away) before it arrived, and reflecting the
             // earlier speed would add energy.
-            const float closingVelocity =
-                data.batchPoints[batch.firstPoint + uint32_t(i)].closingVelocity.v[laneIndex % kSimdWidth];
-            const float impact = std::max(manifolds[m].points[i].normalVelocityBefore, closingVelocity);
+            const float impact =
+                std::max(manifolds[m].points[i].normalVelocityBefore, batchPoints[i].closingVelocity.v[lane]);
             if (impact < -threshold) bounces.push_back({uint32_t(m), i, impact, p.stepNormalImpulse});
         }
     }
@@ -1441,13 +1448,13 @@ namespace {
 // One manifold's part of a position pass; marks the dynamic bodies it moves.
 // Each body carries the contact point by its anchor, as in the sub-steps: the
 // two carried points met at the start of the step, at its separation then.
-void correctPositions(const ContactManifold& manifold, const ContactConstraint& constraint,
-                      const ConstraintPoint* points, std::vector<Body>& bodies, std::vector<uint8_t>& corrected) {
+void correctPositions(const ContactManifold& manifold, const ContactSolverData& data,
+                      const ContactConstraint& constraint, std::vector<Body>& bodies, std::vector<uint8_t>& corrected) {
     Body& a = bodies[manifold.a];
     Body& b = bodies[manifold.b];
     const vec3& n = manifold.normal;
     for (int i = 0; i < manifold.pointCount; ++i) {
-        const ConstraintPoint& point = points[i];
+        const ConstraintPoint& point = pointOf(data, constraint, i);
         const vec3 surfaceA = a.position + (constraint.anchorTurnsA ? a.rotation * point.anchorA : point.anchorA);
         const vec3 surfaceB = b.position + (constraint.anchorTurnsB ? b.rotation * point.anchorB : point.anchorB);
         const float separation = glm::dot(surfaceB - surfaceA, n) + point.separation;
@@ -1497,10 +1504,7 @@ void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>
             const ContactManifold& manifold = manifolds[m];
             const bool mayCorrect = data.constraints[m].deepestSeparation < kMayCorrectBelow ||
                                     corrected[manifold.a] || corrected[manifold.b];
-            if (mayCorrect) {
-                const ContactConstraint& constraint = data.constraints[m];
-                correctPositions(manifold, constraint, &pointOf(data, constraint, 0), bodies, corrected);
-            }
+            if (mayCorrect) correctPositions(manifold, data, data.constraints[m], bodies, corrected);
         }
     }
 }

@@ -99,8 +99,8 @@ struct ConstraintAxis {
 
 struct ConstraintPoint {
     float friction = 0.0f;  ///< mu in force (static or kinetic)
-    /// Centre of mass -> point, world, at the start of the step: the manifold
-    /// point's, copied for the packing, which walks the constraints.
+    /// Centre of mass -> point, world, at the start of the step (the inspector
+    /// gets them through ContactPointReport).
     vec3 rA{0.0f}, rB{0.0f};
     /// rA, rB at the start of the step: in the body frame where the anchor turns
     /// with the body (dynamic boxes), else in the world frame (a sphere's

@@ -132,12 +132,13 @@ struct ContactList {
         manifolds.clear();
         reports.clear();
     }
-    /// Keeps the contacts that satisfy `keep`, in order.
+    /// Keeps the contacts i for which keep(i) holds, in order. keep(i) may still
+    /// read contact i: only the places before it are written by then.
     template <typename Predicate>
     void keepIf(Predicate keep) {
         size_t kept = 0;
         for (size_t i = 0; i < manifolds.size(); ++i) {
-            if (!keep(manifolds[i])) continue;
+            if (!keep(i)) continue;
             manifolds[kept] = manifolds[i];
             reports[kept] = reports[i];
             ++kept;
@@ -174,24 +175,25 @@ struct World::Internals {
     std::vector<uint32_t> islandsToWake;
 
     void forgetContactsOf(uint32_t index) {
-        const auto untouched = [&](const ContactManifold& m) { return m.a != index && m.b != index; };
-        for (ContactList* list : {&contacts, &sleepingContacts}) list->keepIf(untouched);
+        for (ContactList* list : {&contacts, &sleepingContacts}) {
+            list->keepIf([&](size_t i) { return list->manifolds[i].a != index && list->manifolds[i].b != index; });
+        }
     }
     /// Moves the contacts whose manifold satisfies `move` from `from` to `to`; both stay sorted by key.
     template <typename Predicate>
     static void moveContacts(ContactList& from, ContactList& to, Predicate move) {
         ContactList merged;
         size_t next = 0;  // of `to`
-        for (size_t i = 0; i < from.manifolds.size(); ++i) {
-            if (!move(from.manifolds[i])) continue;
+        from.keepIf([&](size_t i) {
+            if (!move(from.manifolds[i])) return true;
             while (next < to.manifolds.size() && to.manifolds[next].key() < from.manifolds[i].key()) {
                 merged.push(to, next++);
             }
             merged.push(from, i);
-        }
+            return false;
+        });
         if (merged.manifolds.empty()) return;
         while (next < to.manifolds.size()) merged.push(to, next++);
-        from.keepIf([&](const ContactManifold& m) { return !move(m); });
         to = std::move(merged);
     }
 };
