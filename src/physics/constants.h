@@ -30,9 +30,19 @@ inline constexpr float kPositionBaumgarte = 0.2f;
 // resolved over several steps instead of launching bodies.
 inline constexpr float kMaxPositionCorrection = 0.2f;
 
-// A contact point that slides slower than this at the start of a step may use
-// the static friction coefficient (m/s).
+// A contact point that slides slower than this is not sliding: the friction
+// axes follow no slip direction, and the point counts as sticking (m/s).
 inline constexpr float kStickSpeed = 0.01f;
+
+// Sequential-impulse sweeps over the points of one impact (1): one point of a
+// sphere is exact after the first; the rest settle the coupling between a
+// box's points and between normal and friction through its inertia.
+inline constexpr int kImpactSweeps = 10;
+
+// Rounds of impacts set off by impacts in one impact stage (1): a row of N
+// touching balls passes a strike along in at most N - 1. What is still
+// approaching after them is left to the sub-steps' rigid contacts.
+inline constexpr int kMaxImpactRounds = 32;
 
 // Two contact points closer than this are the same point when matching features
 // fails, e.g. after a manifold switches reference face (m).

@@ -62,62 +62,18 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const ContactM
             const vec3 offset = previous->points[k].point - source.point;
             if (glm::dot(offset, offset) < kContactMatchDistance * kContactMatchDistance) match = &previous->points[k];
         }
-        if (match == nullptr) continue;
-        point.useStaticFriction = match->sticking;
-        if (warmStarting) {
-            point.normalImpulse = match->normalImpulse;
-            // Keep only the part of last step's friction that lies in today's tangent plane.
-            point.frictionImpulse = match->frictionImpulse - glm::dot(match->frictionImpulse, out.normal) * out.normal;
-            point.warmStarted = true;
-        }
+        if (match == nullptr || !warmStarting) continue;
+        point.normalImpulse = match->normalImpulse;
+        // Keep only the part of last step's friction that lies in today's tangent plane.
+        point.frictionImpulse = match->frictionImpulse - glm::dot(match->frictionImpulse, out.normal) * out.normal;
+        point.warmStarted = true;
     }
 }
 
 namespace {
 
-// The axis of direction d for solver slots a and b, with their world inverse
-// inertia as the solver has it now (it follows bodies whose tensor turns).
-ConstraintAxis makeAxis(const ContactSolverData& data, uint32_t a, uint32_t b, const vec3& rA, const vec3& rB,
-                        const vec3& direction) {
-    ConstraintAxis axis;
-    axis.rAxD = glm::cross(rA, direction);
-    axis.rBxD = glm::cross(rB, direction);
-    axis.turnA = data.inverseInertia[a] * axis.rAxD;
-    axis.turnB = data.inverseInertia[b] * axis.rBxD;
-    // d.[(I^-1 (r x d)) x r] = (r x d).(I^-1 (r x d))
-    const float k = data.bodies[a].inverseMass + data.bodies[b].inverseMass + glm::dot(axis.rAxD, axis.turnA) +
-                    glm::dot(axis.rBxD, axis.turnB);
-    axis.mass = k > 0.0f ? 1.0f / k : 0.0f;
-    return axis;
-}
-
-// The two inner-loop operations; GCC declines to inline them on its own.
-#define IMPULSE_INLINE [[gnu::always_inline]] inline
-// The same for the per-batch bodies of the colour walks.
+// The per-batch bodies of the colour walks; GCC declines to inline them on its own.
 #define IMPULSE_INLINE_LAMBDA __attribute__((always_inline))
-
-IMPULSE_INLINE float axisVelocity(const SolverBody& a, const SolverBody& b, const vec3& direction, const ConstraintAxis& axis) {
-    return glm::dot(b.linearVelocity - a.linearVelocity, direction) + glm::dot(b.angularVelocity, axis.rBxD) -
-           glm::dot(a.angularVelocity, axis.rAxD);
-}
-
-// Both friction directions in one update of each body; returns the impulse.
-IMPULSE_INLINE vec3 applyTangential(SolverBody& a, SolverBody& b, const ContactConstraint& c, const CollisionPoint& p,
-                                    float lambda0, float lambda1) {
-    const vec3 impulse = lambda0 * c.tangent[0] + lambda1 * c.tangent[1];
-    a.linearVelocity -= a.inverseMass * impulse;
-    a.angularVelocity -= lambda0 * p.tangent[0].turnA + lambda1 * p.tangent[1].turnA;
-    b.linearVelocity += b.inverseMass * impulse;
-    b.angularVelocity += lambda0 * p.tangent[0].turnB + lambda1 * p.tangent[1].turnB;
-    return impulse;
-}
-
-IMPULSE_INLINE void applyAlong(SolverBody& a, SolverBody& b, const vec3& direction, const ConstraintAxis& axis, float lambda) {
-    a.linearVelocity -= (a.inverseMass * lambda) * direction;
-    a.angularVelocity -= lambda * axis.turnA;
-    b.linearVelocity += (b.inverseMass * lambda) * direction;
-    b.angularVelocity += lambda * axis.turnB;
-}
 
 constexpr uint32_t kUnsupported = ~0u;
 
@@ -165,7 +121,7 @@ void computeSupportLevels(ContactSolverData& data, const std::vector<ContactMani
 }  // namespace
 
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     float restitutionThreshold, const vec3& gravity, ContactSolverData& data) {
+                     float restitutionThreshold, const vec3& gravity, float dt, ContactSolverData& data) {
     // Solver slots: 0 is shared by every static or sleeping body (zero inverse mass, at rest).
     data.bodies.assign(1, SolverBody{});
     data.bodyOfSlot.assign(1, 0);
@@ -196,10 +152,12 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         data.constraintPoints.resize(manifolds.size() * kMaxManifoldPoints);
     }
     uint32_t pointTotal = 0;
-    data.collisions.clear();
-    data.mayBounceConstraints.clear();
+    data.impactSeeds.clear();
+    data.mayImpactConstraints.clear();
     data.supportsHeavy = false;
     const float gravityLength = glm::length(gravity);
+    // Gravity may speed an approach up by g dt before it arrives.
+    const float mayArriveBelow = gravityLength * dt - restitutionThreshold;
     const vec3 up = gravityLength > 0.0f ? -gravity / gravityLength : vec3(0.0f);
     for (size_t m = 0; m < manifolds.size(); ++m) {
         if (const ContactManifold* ahead = recordToPrefetchThrough(manifolds, m)) prefetchBody(bodies[ahead->b]);
@@ -230,6 +188,8 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         constraint.a = data.slotOfBody[manifold.a];
         constraint.b = data.slotOfBody[manifold.b];
         constraint.restitution = manifold.restitution;
+        constraint.friction = manifold.friction;
+        constraint.staticFriction = manifold.staticFriction;
         constraint.anchorTurnsA = a.isDynamic() && a.shape.type == ShapeType::Box;
         constraint.anchorTurnsB = b.isDynamic() && b.shape.type == ShapeType::Box;
         const float rise = glm::dot(n, up);  // > 0: B above A
@@ -244,7 +204,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         constraint.pointCount = manifold.pointCount;
         constraint.firstPoint = pointTotal;
         pointTotal += uint32_t(manifold.pointCount);
-        constraint.mayBouncePoints = 0;
+        constraint.mayImpactPoints = 0;
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
             ConstraintPoint& cp = pointOf(data, constraint, i);
@@ -255,40 +215,29 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             cp.anchorB = constraint.anchorTurnsB ? cp.rB * b.rotation : cp.rB;
             cp.adjustedSeparation = point.separation - glm::dot(cp.rB - cp.rA, n);
             cp.separation = point.separation;
-            const vec3& velocity = velocities[i];
-            const float normalVelocity = glm::dot(velocity, n);
+            const float normalVelocity = glm::dot(velocities[i], n);
             point.normalVelocityBefore = normalVelocity;
-            // Newton's law: a touching point approaching faster than the threshold
-            // leaves with e times the approach speed. A point still short of
-            // contact is caught by the sub-steps' speculative limit when it
-            // arrives and gets its bounce there (applyRestitution), not early.
-            const bool collides = normalVelocity < -restitutionThreshold && point.separation <= kLinearSlop;
-            if (!collides && manifold.restitution > 0.0f && normalVelocity < -restitutionThreshold) {
-                constraint.mayBouncePoints |= uint8_t(1u << i);
+            // A touching point approaching faster than the threshold is an
+            // impact now; one still short of contact that may arrive faster
+            // than it gets its impact when it arrives (findArrivals), not early.
+            if (normalVelocity < -restitutionThreshold && point.separation <= kLinearSlop) {
+                data.impactSeeds.push_back({uint32_t(m), i, normalVelocity});
+            } else if (normalVelocity < mayArriveBelow) {
+                constraint.mayImpactPoints |= uint8_t(1u << i);
             }
-            cp.restitutionTarget = collides ? -manifold.restitution * normalVelocity : 0.0f;
-            if (collides) {
-                CollisionPoint& collision = data.collisions.emplace_back();
-                collision.constraint = uint32_t(m);
-                collision.point = i;
-                // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
-                collision.normal = makeAxis(data, constraint.a, constraint.b, cp.rA, cp.rB, n);
-                collision.tangent[0] = makeAxis(data, constraint.a, constraint.b, cp.rA, cp.rB, manifold.tangent[0]);
-                collision.tangent[1] = makeAxis(data, constraint.a, constraint.b, cp.rA, cp.rB, manifold.tangent[1]);
-            }
-            // A point at rest (before this step's gravity) is held by static
-            // friction mu_s; one already sliding keeps kinetic mu.
-            const vec3 tangential = velocity - normalVelocity * n;
-            if (glm::dot(tangential, tangential) < kStickSpeed * kStickSpeed) point.useStaticFriction = true;
-            cp.friction = point.useStaticFriction ? manifold.staticFriction : manifold.friction;
+            cp.restitutionTarget = 0.0f;
             cp.normalImpulse = point.normalImpulse;
             // Last step's friction, a world vector, seen in today's tangent directions.
             cp.tangentImpulse[0] = glm::dot(point.frictionImpulse, manifold.tangent[0]);
             cp.tangentImpulse[1] = glm::dot(point.frictionImpulse, manifold.tangent[1]);
             cp.stepNormalImpulse = 0.0f;
             cp.stepFrictionImpulse = vec3(0.0f);
+            cp.arrivalVelocity = 0.0f;
+            cp.impactNormalImpulse = 0.0f;
+            cp.impactFrictionImpulse = vec3(0.0f);
+            cp.impactSticking = false;
         }
-        if (constraint.mayBouncePoints != 0) data.mayBounceConstraints.push_back(uint32_t(m));
+        if (constraint.mayImpactPoints != 0) data.mayImpactConstraints.push_back(uint32_t(m));
     }
     // A heavy body rests on a light one only where the light one is lower in
     // the contact graph: a light body sliding into the foot of a heavy one
@@ -301,273 +250,6 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         c.supportA = c.supportA && levelA < levelB;
         c.supportB = c.supportB && levelB < levelA;
         data.supportsHeavy = data.supportsHeavy || c.supportA || c.supportB;
-    }
-}
-
-namespace {
-
-// ---------------------------------------------------------------- bounce energy
-
-// Newton's law sets every point's leaving speed on its own. With Coulomb
-// friction, or with several points of a body struck at once, the impulses that
-// meet those targets can leave the bodies with more kinetic energy than they
-// brought (Kane and Levinson's paradox; Stronge, Impact Mechanics): the soak saw
-// a spinning plate gain 3.2 kJ in one bounce. An impact with e <= 1 cannot do
-// that. So the bodies joined by bouncing points are grouped, and a group that
-// would gain has its bounce blended towards the perfectly inelastic result,
-// v = v0 + s (v1 - v0), with the largest s in [0, 1] that gains nothing. Both
-// impulse sets are feasible (normal impulses >= 0, friction inside its cone),
-// and so is every blend of them.
-
-struct SlotMotion {
-    vec3 linear{0.0f}, angular{0.0f};
-};
-
-class BounceGroups {
-public:
-    BounceGroups(ContactSolverData& data, const std::vector<Body>& bodies) : data_(data), bodies_(bodies) {
-        data_.impactGroup.assign(data_.bodies.size(), kOutside);
-    }
-
-    /// Puts the bodies of slots a and b in one group; the static slot 0 joins
-    /// nothing (it moves no energy).
-    void join(uint32_t a, uint32_t b) {
-        const uint32_t rootA = add(a), rootB = add(b);
-        if (rootA != kOutside && rootB != kOutside && rootA != rootB) data_.impactGroup[rootA] = rootB;
-    }
-    /// Numbers the groups, once every join is made.
-    void close() {
-        for (uint32_t slot : slots_) roots_.push_back(find(slot));
-        groupOfSlot_ = roots_;
-        std::sort(roots_.begin(), roots_.end());
-        roots_.erase(std::unique(roots_.begin(), roots_.end()), roots_.end());
-        for (uint32_t& group : groupOfSlot_) {
-            group = uint32_t(std::lower_bound(roots_.begin(), roots_.end(), group) - roots_.begin());
-        }
-    }
-    size_t groupCount() const { return roots_.size(); }
-    static constexpr uint32_t kOutside = ~0u;
-
-    /// The group of a slot; kOutside for one not joined (and slot 0).
-    uint32_t groupOf(uint32_t slot) const {
-        if (slot == 0 || data_.impactGroup[slot] == kOutside) return kOutside;
-        const uint32_t root = find(slot);
-        return uint32_t(std::lower_bound(roots_.begin(), roots_.end(), root) - roots_.begin());
-    }
-
-    /// The solver velocities of the joined slots, in join order.
-    std::vector<SlotMotion> motions() const {
-        std::vector<SlotMotion> out(slots_.size());
-        for (size_t k = 0; k < slots_.size(); ++k) {
-            out[k] = {data_.bodies[slots_[k]].linearVelocity, data_.bodies[slots_[k]].angularVelocity};
-        }
-        return out;
-    }
-    /// Kinetic energy of each group (J) in `motions`, at the solver's orientations.
-    std::vector<double> kineticEnergy(const std::vector<SlotMotion>& motions) const {
-        std::vector<double> energy(groupCount(), 0.0);
-        for (size_t k = 0; k < slots_.size(); ++k) {
-            energy[groupOfSlot_[k]] += 0.5 * product(k, data_.bodies[slots_[k]].orientation, motions[k], motions[k]);
-        }
-        return energy;
-    }
-    /// Kinetic energy of each group at the start of the step (the bodies'
-    /// own state) plus the work gravity has done on it since.
-    std::vector<double> startEnergy(const vec3& gravity) const {
-        std::vector<double> energy(groupCount(), 0.0);
-        for (size_t k = 0; k < slots_.size(); ++k) {
-            const Body& body = bodyOf(k);
-            const SlotMotion start{body.linearVelocity, body.angularVelocity};
-            const glm::dvec3 moved(data_.bodies[slots_[k]].deltaPosition);
-            const double work = double(body.mass) * glm::dot(glm::dvec3(gravity), moved);
-            energy[groupOfSlot_[k]] += 0.5 * product(k, body.orientation, start, start) + work;
-        }
-        return energy;
-    }
-    /// Per group: whether `motions` hold more kinetic energy than `allowed`,
-    /// beyond rounding (an elastic frictionless bounce keeps its energy to ~1e-7).
-    std::vector<uint8_t> gains(const std::vector<SlotMotion>& motions, const std::vector<double>& allowed) const {
-        const std::vector<double> energy = kineticEnergy(motions);
-        std::vector<uint8_t> out(groupCount());
-        for (size_t g = 0; g < groupCount(); ++g) out[g] = energy[g] - allowed[g] > 1e-6 * energy[g];
-        return out;
-    }
-    /// Per gaining group, the largest s in [0, 1] for which inelastic +
-    /// s (elastic - inelastic) has at most `allowed` kinetic energy (0 if even
-    /// s = 0 has more); 1 for the others.
-    std::vector<float> scales(const std::vector<SlotMotion>& inelastic, const std::vector<SlotMotion>& elastic,
-                              const std::vector<double>& allowed, const std::vector<uint8_t>& gaining) const {
-        // 2 KE(s) = c + 2 b s + a s^2
-        std::vector<double> a(groupCount(), 0.0), b(groupCount(), 0.0), c(groupCount(), 0.0);
-        for (size_t k = 0; k < slots_.size(); ++k) {
-            const quat& q = data_.bodies[slots_[k]].orientation;
-            const SlotMotion delta{elastic[k].linear - inelastic[k].linear, elastic[k].angular - inelastic[k].angular};
-            const uint32_t g = groupOfSlot_[k];
-            a[g] += product(k, q, delta, delta);
-            b[g] += product(k, q, inelastic[k], delta);
-            c[g] += product(k, q, inelastic[k], inelastic[k]);
-        }
-        std::vector<float> out(groupCount(), 1.0f);
-        for (size_t g = 0; g < groupCount(); ++g) {
-            if (!gaining[g]) continue;
-            const double excess = c[g] - 2.0 * allowed[g];  // 2 (KE(0) - allowed)
-            if (excess >= 0.0 || a[g] <= 0.0) {
-                out[g] = 0.0f;
-                continue;
-            }
-            // The positive root of a s^2 + 2 b s + excess = 0.
-            out[g] = float(std::min(1.0, (-b[g] + std::sqrt(b[g] * b[g] - a[g] * excess)) / a[g]));
-        }
-        return out;
-    }
-    /// Sets the velocities of every slot whose group's scale s is below 1 to
-    /// inelastic + s (elastic - inelastic).
-    void blend(const std::vector<SlotMotion>& inelastic, const std::vector<SlotMotion>& elastic,
-               const std::vector<float>& scale) {
-        for (size_t k = 0; k < slots_.size(); ++k) {
-            const float s = scale[groupOfSlot_[k]];
-            if (s >= 1.0f) continue;
-            SolverBody& body = data_.bodies[slots_[k]];
-            body.linearVelocity = inelastic[k].linear + s * (elastic[k].linear - inelastic[k].linear);
-            body.angularVelocity = inelastic[k].angular + s * (elastic[k].angular - inelastic[k].angular);
-        }
-    }
-    /// Sets the velocities of the slots of the gaining groups back to `motions`.
-    void restore(const std::vector<SlotMotion>& motions, const std::vector<uint8_t>& gaining) {
-        for (size_t k = 0; k < slots_.size(); ++k) {
-            if (!gaining[groupOfSlot_[k]]) continue;
-            data_.bodies[slots_[k]].linearVelocity = motions[k].linear;
-            data_.bodies[slots_[k]].angularVelocity = motions[k].angular;
-        }
-    }
-
-private:
-    uint32_t add(uint32_t slot) {
-        if (slot == 0) return kOutside;
-        if (data_.impactGroup[slot] == kOutside) {
-            data_.impactGroup[slot] = slot;
-            slots_.push_back(slot);
-        }
-        return find(slot);
-    }
-    uint32_t find(uint32_t slot) const {
-        while (data_.impactGroup[slot] != slot) slot = data_.impactGroup[slot];
-        return slot;
-    }
-    const Body& bodyOf(size_t k) const { return bodies_[data_.bodyOfSlot[slots_[k]]]; }
-    // m x_v.y_v + x_w.(I y_w), the kinetic energy's bilinear form, with the
-    // body-frame tensor seen at orientation q; in double.
-    double product(size_t k, const quat& q, const SlotMotion& x, const SlotMotion& y) const {
-        const Body& body = bodyOf(k);
-        const glm::dvec3 spinX(inverseRotate(q, x.angular)), spinY(inverseRotate(q, y.angular));
-        return double(body.mass) * glm::dot(glm::dvec3(x.linear), glm::dvec3(y.linear)) +
-               glm::dot(spinX, glm::dmat3(body.inertiaBody) * spinY);
-    }
-
-    ContactSolverData& data_;
-    const std::vector<Body>& bodies_;
-    std::vector<uint32_t> slots_;        ///< joined slots, in join order
-    std::vector<uint32_t> groupOfSlot_;  ///< parallel to slots_
-    std::vector<uint32_t> roots_;        ///< one per group, ascending
-};
-
-// `iterations` sweeps over the collision points for which `selected` holds,
-// aiming at targetScale times each point's Newton target.
-template <typename Selected>
-void sweepCollisions(ContactSolverData& data, int iterations, float targetScale, Selected selected) {
-    for (int iteration = 0; iteration < iterations; ++iteration) {
-        for (CollisionPoint& p : data.collisions) {
-            ContactConstraint& c = data.constraints[p.constraint];
-            if (!selected(c)) continue;
-            ConstraintPoint& cp = pointOf(data, c, p.point);
-            SolverBody& a = data.bodies[c.a];
-            SolverBody& b = data.bodies[c.b];
-            // Friction during the impact, inside the cone of the impact's normal impulse.
-            const float bound = cp.friction * p.impulse;
-            float total0 = p.frictionImpulse[0] - p.tangent[0].mass * axisVelocity(a, b, c.tangent[0], p.tangent[0]);
-            float total1 = p.frictionImpulse[1] - p.tangent[1].mass * axisVelocity(a, b, c.tangent[1], p.tangent[1]);
-            const float lengthSquared = total0 * total0 + total1 * total1;
-            if (lengthSquared > bound * bound) {
-                const float scale = bound / std::sqrt(lengthSquared);
-                total0 *= scale;
-                total1 *= scale;
-            }
-            cp.stepFrictionImpulse +=
-                applyTangential(a, b, c, p, total0 - p.frictionImpulse[0], total1 - p.frictionImpulse[1]);
-            p.frictionImpulse[0] = total0;
-            p.frictionImpulse[1] = total1;
-            // j = -(v_rel.n + e v_n,before) / k_n, the total kept >= 0.
-            const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
-            const float target = targetScale * cp.restitutionTarget;
-            const float total = std::max(p.impulse - p.normal.mass * (normalVelocity - target), 0.0f);
-            const float applied = total - p.impulse;
-            applyAlong(a, b, c.normal, p.normal, applied);
-            p.impulse = total;
-            cp.stepNormalImpulse += applied;
-        }
-    }
-}
-
-// The group of a constraint's dynamic body (one of the two is dynamic).
-uint32_t groupOf(const BounceGroups& groups, const ContactConstraint& c) {
-    return groups.groupOf(c.a != 0 ? c.a : c.b);
-}
-
-}  // namespace
-
-void solveCollisions(ContactSolverData& data, const std::vector<Body>& bodies, int iterations) {
-    const auto all = [](const ContactConstraint&) { return true; };
-    const bool bounces = std::any_of(data.collisions.begin(), data.collisions.end(), [&](const CollisionPoint& p) {
-        return pointOf(data, data.constraints[p.constraint], p.point).restitutionTarget > 0.0f;
-    });
-    if (!bounces) {
-        sweepCollisions(data, iterations, 1.0f, all);
-        return;
-    }
-    BounceGroups groups(data, bodies);
-    for (const CollisionPoint& p : data.collisions) {
-        groups.join(data.constraints[p.constraint].a, data.constraints[p.constraint].b);
-    }
-    groups.close();
-    const std::vector<SlotMotion> before = groups.motions();
-    sweepCollisions(data, iterations, 1.0f, all);
-    const std::vector<SlotMotion> elastic = groups.motions();
-    const std::vector<double> allowed = groups.kineticEnergy(before);
-    const std::vector<uint8_t> gained = groups.gains(elastic, allowed);
-    if (std::none_of(gained.begin(), gained.end(), [](uint8_t g) { return g != 0; })) return;
-
-    // The gaining groups again, perfectly inelastic, from the same start.
-    std::vector<CollisionPoint> elasticPoints = data.collisions;
-    std::vector<ConstraintPoint> elasticTotals;
-    const auto gaining = [&](const ContactConstraint& c) { return gained[groupOf(groups, c)] != 0; };
-    for (CollisionPoint& p : data.collisions) {
-        ConstraintPoint& cp = pointOf(data, data.constraints[p.constraint], p.point);
-        elasticTotals.push_back(cp);
-        if (!gaining(data.constraints[p.constraint])) continue;
-        p.impulse = p.frictionImpulse[0] = p.frictionImpulse[1] = 0.0f;
-        cp.stepNormalImpulse = 0.0f;
-        cp.stepFrictionImpulse = vec3(0.0f);
-    }
-    groups.restore(before, gained);
-    sweepCollisions(data, iterations, 0.0f, gaining);
-    const std::vector<SlotMotion> inelastic = groups.motions();
-    const std::vector<float> scale = groups.scales(inelastic, elastic, allowed, gained);
-    groups.blend(inelastic, elastic, scale);
-    for (size_t k = 0; k < data.collisions.size(); ++k) {
-        CollisionPoint& p = data.collisions[k];
-        ContactConstraint& c = data.constraints[p.constraint];
-        if (!gaining(c)) continue;
-        const float s = scale[groupOf(groups, c)];
-        const CollisionPoint& e = elasticPoints[k];
-        ConstraintPoint& cp = pointOf(data, c, p.point);
-        p.impulse += s * (e.impulse - p.impulse);
-        p.frictionImpulse[0] += s * (e.frictionImpulse[0] - p.frictionImpulse[0]);
-        p.frictionImpulse[1] += s * (e.frictionImpulse[1] - p.frictionImpulse[1]);
-        cp.stepNormalImpulse += s * (elasticTotals[k].stepNormalImpulse - cp.stepNormalImpulse);
-        cp.stepFrictionImpulse += s * (elasticTotals[k].stepFrictionImpulse - cp.stepFrictionImpulse);
-        // A single frictionless point leaves at s times its Newton target: the
-        // effective restitution the inspector shows.
-        cp.restitutionTarget *= s;
     }
 }
 
@@ -859,7 +541,9 @@ void buildContactBatches(ContactSolverData& data) {
         setLane(batch.supportA, lane, laneMask(c.supportA));
         setLane(batch.supportB, lane, laneMask(c.supportB));
         batch.supportsHeavy = batch.supportsHeavy || c.supportA || c.supportB;
-        batch.mayBounce = batch.mayBounce || c.mayBouncePoints != 0;
+        batch.tracksArrival = batch.tracksArrival || c.mayImpactPoints != 0;
+        setLane(batch.friction, lane, c.friction);
+        setLane(batch.staticFriction, lane, c.staticFriction);
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
         BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
         for (int i = 0; i < c.pointCount; ++i) {
@@ -872,7 +556,6 @@ void buildContactBatches(ContactSolverData& data) {
             setLane(once.anchorB, lane, cp.anchorB);
             setLane(once.adjustedSeparation, lane, cp.adjustedSeparation);
             setLane(p.separation, lane, cp.separation);
-            setLane(p.friction, lane, cp.friction);
             setLane(p.normalImpulse, lane, cp.normalImpulse);
             setLane(p.tangentImpulse[0], lane, cp.tangentImpulse[0]);
             setLane(p.tangentImpulse[1], lane, cp.tangentImpulse[1]);
@@ -934,7 +617,9 @@ void storeBatchImpulses(ContactSolverData& data) {
             const BatchPoint& p = points[i];
             const BatchPointOnce& once = pointsOnce[i];
             ConstraintPoint& cp = pointOf(data, c, i);
-            c.deepestSeparation = std::min(c.deepestSeparation, p.separation.v[lane]);
+            cp.endSeparation = p.separation.v[lane];
+            cp.arrivalVelocity = p.arrivalVelocity.v[lane];
+            c.deepestSeparation = std::min(c.deepestSeparation, cp.endSeparation);
             cp.normalImpulse = p.normalImpulse.v[lane];
             cp.tangentImpulse[0] = p.tangentImpulse[0].v[lane];
             cp.tangentImpulse[1] = p.tangentImpulse[1].v[lane];
@@ -1022,6 +707,7 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
         const Vec3W tangent[2] = {load(batch.tangent[0]), load(batch.tangent[1])};
         BatchPoint* points = &data.batchPoints[batch.firstPoint];
         const int pointCount = batch.pointCount;
+        const FloatW friction = load(batch.friction), staticFriction = load(batch.staticFriction);
         // Support: the light body of each such lane held still (its share of
         // k_n dropped, nothing applied to it); the other lanes apply nothing.
         FloatW holdA = zero, holdB = zero;
@@ -1057,14 +743,20 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
             };
             const AxisW axis0 = tangentAxis(0), axis1 = tangentAxis(1);
             // The impulse that would stop sliding, per tangent direction...
-            const FloatW lambda0 = -axis0.mass * axisVelocity(vA, wA, vB, wB, tangent[0], axis0);
-            const FloatW lambda1 = -axis1.mass * axisVelocity(vA, wA, vB, wB, tangent[1], axis1);
-            // ...with the accumulated total kept inside the Coulomb cone |j_t| <= mu j_n.
+            const FloatW slip0 = axisVelocity(vA, wA, vB, wB, tangent[0], axis0);
+            const FloatW slip1 = axisVelocity(vA, wA, vB, wB, tangent[1], axis1);
+            FloatW total0 = old0 - axis0.mass * slip0, total1 = old1 - axis1.mass * slip1;
+            // ...kept if the accumulated total fits in the static cone mu_s j_n
+            // (stick), else scaled to the cone's edge against the slip: mu j_n
+            // for a point that slides, decided at every solve so that a point
+            // that breaks away slides at once; mu_s j_n for one not sliding yet,
+            // whose neighbours' solves may still take their share of the load.
             // A point with no load gets bound 0: nothing applied, as it should.
-            const FloatW bound = load(p.friction) * normalImpulse;
-            FloatW total0 = old0 + lambda0, total1 = old1 + lambda1;
             const FloatW lengthSquared = total0 * total0 + total1 * total1;
-            const FloatW outside = greater(lengthSquared, bound * bound);
+            const FloatW staticBound = staticFriction * normalImpulse;
+            const FloatW outside = greater(lengthSquared, staticBound * staticBound);
+            const FloatW sliding = greater(slip0 * slip0 + slip1 * slip1, splat(kStickSpeed * kStickSpeed));
+            const FloatW bound = select(sliding, friction * normalImpulse, staticBound);
             // max() keeps lanes inside the cone (possibly 0/0) from dividing by zero.
             const FloatW scale = bound / sqrt(max(lengthSquared, splat(1e-30f)));
             total0 = select(outside, total0 * scale, total0);
@@ -1080,7 +772,7 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
         }
         // j = -(v_rel.n - target) / k_n, the target being -s/h for a gap (close
         // it, no more), else 0; the accumulated total stays >= 0 (contacts only push).
-        const bool tracksClosing = batch.mayBounce;
+        const bool tracksArrival = batch.tracksArrival;
         const auto solveNormal = [&](BatchPoint& p, const AxisW& axis, FloatW separation) {
             const FloatW target = select(greater(separation, zero), -separation * inverseH, zero);
             const FloatW oldImpulse = support ? zero : load(p.normalImpulse);
@@ -1095,8 +787,8 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
                 lambda = min(lambda, axis.mass * max(heavyApproach, zero));
             }
             const FloatW total = max(oldImpulse + lambda, zero);
-            if (tracksClosing && !support) {
-                store(p.closingVelocity, min(load(p.closingVelocity), select(greater(total, zero), normalVelocity, zero)));
+            if (tracksArrival && !support) {
+                store(p.arrivalVelocity, min(load(p.arrivalVelocity), select(greater(total, zero), normalVelocity, zero)));
             }
             const FloatW applied = total - oldImpulse;
             vA = vA - (inverseMassA * applied) * normal;
@@ -1298,87 +990,6 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     team.sync();
 }
 
-void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds,
-                      const std::vector<Body>& bodies, const vec3& gravity, uint32_t draggedSlot, float threshold) {
-    struct Bounce {
-        uint32_t constraint;
-        int point;
-        float impact;             ///< v_n it arrived with
-        float stepNormalImpulse;  ///< before the bounce
-    };
-    std::vector<Bounce> bounces;
-    for (const uint32_t m : data.mayBounceConstraints) {
-        const ContactConstraint& c = data.constraints[m];
-        const auto [batchIndex, lane] = packedLaneOf(data, m);
-        const BatchPoint* batchPoints = &data.batchPoints[data.batches[batchIndex].firstPoint];
-        for (int i = 0; i < c.pointCount; ++i) {
-            const ConstraintPoint& p = pointOf(data, c, i);
-            // Points that pushed this step after approaching faster than the
-            // threshold, unless the first solve already treated them as a collision.
-            if ((c.mayBouncePoints >> i & 1u) == 0 || p.stepNormalImpulse <= 0.0f) continue;
-            // The approach speed of the start of the step, or the speed at which
-            // the gap closed if slower: a point of a spinning body may have
-            // slowed (or turned away) before it arrived, and reflecting the
-            // earlier speed would add energy.
-            const float impact =
-                std::max(manifolds[m].points[i].normalVelocityBefore, batchPoints[i].closingVelocity.v[lane]);
-            if (impact < -threshold) bounces.push_back({uint32_t(m), i, impact, p.stepNormalImpulse});
-        }
-    }
-    if (bounces.empty()) return;
-
-    BounceGroups groups(data, bodies);
-    for (const Bounce& bounce : bounces) {
-        groups.join(data.constraints[bounce.constraint].a, data.constraints[bounce.constraint].b);
-    }
-    groups.close();
-    const std::vector<SlotMotion> inelastic = groups.motions();
-    for (const Bounce& bounce : bounces) {
-        ContactConstraint& c = data.constraints[bounce.constraint];
-        ConstraintPoint& p = pointOf(data, c, bounce.point);
-        SolverBody& a = data.bodies[c.a];
-        SolverBody& b = data.bodies[c.b];
-        // With the tensors of now: a body that turned during the sub-steps
-        // would otherwise leave with the wrong angular momentum (and energy).
-        const ConstraintAxis axis = makeAxis(data, c.a, c.b, p.rA, p.rB, c.normal);
-        p.restitutionTarget = -c.restitution * bounce.impact;
-        const float normalVelocity = axisVelocity(a, b, c.normal, axis);
-        const float total = std::max(p.normalImpulse - axis.mass * (normalVelocity - p.restitutionTarget), 0.0f);
-        const float applied = total - p.normalImpulse;
-        applyAlong(a, b, c.normal, axis, applied);
-        p.stepNormalImpulse += applied;
-        // The point leaves: next pass starts it cold. Its last sub-step's impulse
-        // (often the one that stopped the approach) would push the separating
-        // bodies apart again, with friction under its load, before the solve
-        // took it back: +0.4 % of the energy per bounce.
-        p.normalImpulse = 0.0f;
-        p.tangentImpulse[0] = p.tangentImpulse[1] = 0.0f;
-    }
-
-    // The energy a group may leave with: what it began the step with (plus
-    // gravity's work since), or what the sub-steps left it if that is more
-    // (it may have been pushed by bodies outside the group).
-    const std::vector<SlotMotion> elastic = groups.motions();
-    std::vector<double> allowed = groups.startEnergy(gravity);
-    const std::vector<double> left = groups.kineticEnergy(inelastic);
-    for (size_t g = 0; g < allowed.size(); ++g) allowed[g] = std::max(allowed[g], left[g]);
-    std::vector<uint8_t> gained = groups.gains(elastic, allowed);
-    // The drag does work during the sub-steps: its group has no such bound.
-    const uint32_t draggedGroup = groups.groupOf(draggedSlot);
-    if (draggedGroup != BounceGroups::kOutside) gained[draggedGroup] = 0;
-    if (std::none_of(gained.begin(), gained.end(), [](uint8_t g) { return g != 0; })) return;
-    const std::vector<float> scale = groups.scales(inelastic, elastic, allowed, gained);
-    groups.blend(inelastic, elastic, scale);
-    for (const Bounce& bounce : bounces) {
-        ContactConstraint& c = data.constraints[bounce.constraint];
-        const float s = scale[groupOf(groups, c)];
-        if (s >= 1.0f) continue;
-        ConstraintPoint& p = pointOf(data, c, bounce.point);
-        p.stepNormalImpulse = bounce.stepNormalImpulse + s * (p.stepNormalImpulse - bounce.stepNormalImpulse);
-        p.restitutionTarget *= s;
-    }
-}
-
 void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
                     std::vector<ContactReport>& reports, std::vector<Body>& bodies) {
     for (size_t slot = 1; slot < data.bodies.size(); ++slot) {
@@ -1417,11 +1028,14 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
                                   (a.linearVelocity + glm::cross(a.angularVelocity, p.rA));
             report.normalVelocityAfter = glm::dot(velocity, c.normal);
             report.targetVelocity = p.restitutionTarget;
-            report.frictionBound = p.friction * p.stepNormalImpulse;
             // Friction held the point if it pushed and ends the step not sliding.
             const float slip0 = glm::dot(velocity, c.tangent[0]);
             const float slip1 = glm::dot(velocity, c.tangent[1]);
             point.sticking = p.stepNormalImpulse > 0.0f && slip0 * slip0 + slip1 * slip1 < kStickSpeed * kStickSpeed;
+            report.frictionBound = (point.sticking ? c.staticFriction : c.friction) * p.stepNormalImpulse;
+            report.impactNormalImpulse = p.impactNormalImpulse;
+            report.impactFrictionImpulse = p.impactFrictionImpulse;
+            report.impactSticking = p.impactSticking;
         }
     }
 }

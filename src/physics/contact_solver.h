@@ -5,10 +5,11 @@
 // produced. Overlap is removed with split impulses: a second, position-only
 // impulse drives pseudo-velocities that move the bodies during the sub-step
 // and are then dropped, so penetration recovery adds no kinetic energy.
-// Collisions (Newton's restitution with friction) are solved first, from the
-// approach speeds measured before the solve; a gap that closes during the
-// sub-steps gets its restitution in a final pass. Effective masses use the
-// full world inverse inertia tensors and stay fixed for the step.
+// Impacts (Newton's restitution with Coulomb friction, impact.h) are resolved
+// before the sub-steps for touching points and after them for gaps that
+// closed during them. Effective masses use the full world inverse inertia
+// tensors: those of the start of the step, or of now after each sub-step for
+// a body whose tensor turns with it.
 //
 // Manifolds (ContactManifold) persist between steps and carry the accumulated
 // impulses. Each step they are turned into solver constraints over compact
@@ -36,8 +37,7 @@ struct ContactPoint {
     float normalImpulse = 0.0f;               ///< of the last sub-step, >= 0 (warm start)
     vec3 frictionImpulse{0.0f};               ///< of the last sub-step, world, |.| <= mu j_n
     float normalVelocityBefore = 0.0f;        ///< v_rel.n at the start of the step
-    bool useStaticFriction = false;
-    bool sticking = false;
+    bool sticking = false;                    ///< ended the step pushing and not sliding
     bool warmStarted = false;
 };
 
@@ -48,9 +48,15 @@ struct ContactPointReport {
     vec3 rA{0.0f}, rB{0.0f};         ///< centre of mass -> point, world, at the start of the step
     float stepNormalImpulse = 0.0f;  ///< applied over the whole step, N s
     vec3 stepFrictionImpulse{0.0f};  ///< applied over the whole step, N s
-    float targetVelocity = 0.0f;     ///< restitution target -e v_n, or 0 below the threshold
+    float targetVelocity = 0.0f;     ///< restitution target -e v_n of an impact, else 0
     float normalVelocityAfter = 0.0f;
-    float frictionBound = 0.0f;
+    float frictionBound = 0.0f;      ///< mu j_n over the step, with mu_s if the point ends sticking
+    /// The impact at the point this step, if any (impact.h): its whole normal
+    /// impulse (with the part that stopped the approach), its friction, and
+    /// whether friction held the slip (mu_s) or slid (mu).
+    float impactNormalImpulse = 0.0f;
+    vec3 impactFrictionImpulse{0.0f};
+    bool impactSticking = false;
 };
 
 /// The reports of a manifold's points, at the manifold's index in a parallel array.
@@ -98,7 +104,6 @@ struct ConstraintAxis {
 };
 
 struct ConstraintPoint {
-    float friction = 0.0f;  ///< mu in force (static or kinetic)
     /// Centre of mass -> point, world, at the start of the step (the inspector
     /// gets them through ContactPointReport).
     vec3 rA{0.0f}, rB{0.0f};
@@ -108,11 +113,18 @@ struct ConstraintPoint {
     vec3 anchorA{0.0f}, anchorB{0.0f};
     float adjustedSeparation = 0.0f;    ///< separation - (rB - rA).n, so s = (dB - dA).n + this
     float separation = 0.0f;            ///< at the start of the step
-    float restitutionTarget = 0.0f;     ///< -e v_n for a collision, else 0
+    float endSeparation = 0.0f;         ///< after the sub-steps
+    /// The most negative v_rel.n met while pushing in the sub-steps: the
+    /// approach speed at arrival (tracked where ContactConstraint::mayImpactPoints).
+    float arrivalVelocity = 0.0f;
+    float restitutionTarget = 0.0f;     ///< -e v_arrival for an impact, else 0
     float normalImpulse = 0.0f;
     float tangentImpulse[2] = {0.0f, 0.0f};
     float stepNormalImpulse = 0.0f;
     vec3 stepFrictionImpulse{0.0f};
+    float impactNormalImpulse = 0.0f;  ///< see ContactPointReport
+    vec3 impactFrictionImpulse{0.0f};
+    bool impactSticking = false;
 };
 
 /// a, b and pointCount first: the colouring reads only these, for every constraint.
@@ -122,11 +134,11 @@ struct ContactConstraint {
     bool anchorTurnsA = false, anchorTurnsB = false;
     /// A is the light body under a heavy B (or B under A): see Sweep::Support.
     bool supportA = false, supportB = false;
-    /// Bit i: point i may bounce after the sub-steps (e > 0, approaching faster
-    /// than the threshold, not colliding yet). Its approach speed is the manifold
-    /// point's normalVelocityBefore, the closing speed the sub-steps met is in its batch.
-    uint8_t mayBouncePoints = 0;
+    /// Bit i: point i may arrive faster than the restitution threshold during
+    /// the sub-steps (not an impact before them): they track its arrival speed.
+    uint8_t mayImpactPoints = 0;
     float restitution = 0.0f;
+    float friction = 0.0f, staticFriction = 0.0f;  ///< mu and mu_s of the pair
     float deepestSeparation = 0.0f;  ///< of its points after the sub-steps (<= 0), see storeBatchImpulses
     vec3 normal{0.0f};
     vec3 tangent[2];
@@ -135,15 +147,11 @@ struct ContactConstraint {
     uint32_t firstPoint = 0;
 };
 
-/// A touching point approaching faster than the restitution threshold at the
-/// start of the step, for the collision pass before the sub-steps.
-struct CollisionPoint {
+/// A point where an impact starts (impact.h).
+struct ImpactSeed {
     uint32_t constraint = 0;
     int point = 0;
-    ConstraintAxis normal;
-    ConstraintAxis tangent[2];
-    float impulse = 0.0f;  ///< accumulated by solveCollisions
-    float frictionImpulse[2] = {0.0f, 0.0f};
+    float arrivalVelocity = 0.0f;  ///< v_rel.n at arrival, < 0
 };
 
 /// Lane-parallel form of the i-th point of each lane's manifold: what the
@@ -165,9 +173,8 @@ struct alignas(64) BatchPoint {
     Lanes3 rA, rB;      ///< lever arms at the start of the step, world
     Lanes3 rAxN, rBxN;  ///< r x n of A and B
     Lanes normalMass;   ///< 1 / k_n
-    Lanes closingVelocity;  ///< most negative v_n met while pushing (tracked in batches that may bounce)
+    Lanes arrivalVelocity;  ///< most negative v_n met while pushing (tracked in ContactBatch::tracksArrival)
     Lanes tangentMass[2];   ///< 1 / k_t
-    Lanes friction;         ///< mu
 };
 
 /// The turn vectors I^-1 (r x d) of a point of a batch that follows the turn
@@ -201,16 +208,16 @@ struct ContactBatch {
     /// its angular momentum by the wrong amount and gained energy bounce after bounce.
     bool followsTurn = false;
     uint32_t firstTurns = 0;  ///< if followsTurn: into ContactSolverData::batchPointTurns, one per point
-    /// A lane may get a bounce after the sub-steps (e > 0, approaching faster
-    /// than the threshold, not a collision yet): the sweeps track its points'
-    /// closing velocity.
-    bool mayBounce = false;
+    /// A lane may arrive faster than the restitution threshold: the sweeps
+    /// track its points' arrival speed (ContactConstraint::mayImpactPoints).
+    bool tracksArrival = false;
     /// A lane holds a heavy body resting on a light one (Sweep::Support).
     bool supportsHeavy = false;
     Lanes3 normal;
     Lanes3 tangent[2];
     Lanes anchorTurnsA, anchorTurnsB;  ///< lane masks (all bits set: the anchor turns with the body)
     Lanes supportA, supportB;          ///< lane masks of ContactConstraint::supportA / supportB
+    Lanes friction, staticFriction;    ///< mu, mu_s
 };
 
 /// Working set of one step's solve.
@@ -224,9 +231,12 @@ struct ContactSolverData {
     /// The constraints' points, in their order (with room for kMaxManifoldPoints a
     /// constraint: the tail past the last one's points is not used).
     std::vector<ConstraintPoint> constraintPoints;
-    std::vector<CollisionPoint> collisions;      ///< in constraint order
-    /// Constraints with a point that may bounce (ContactConstraint::mayBouncePoints), ascending.
-    std::vector<uint32_t> mayBounceConstraints;
+    /// Where the impacts of an impact stage start, in constraint order: before
+    /// the sub-steps from prepareContacts, after them from findArrivals.
+    std::vector<ImpactSeed> impactSeeds;
+    /// Constraints with a point that may arrive during the sub-steps
+    /// (ContactConstraint::mayImpactPoints), ascending.
+    std::vector<uint32_t> mayImpactConstraints;
     std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
     std::vector<uint32_t> colourStarts;     ///< first batch of each colour, then batches.size()
     size_t overflowFrom = ~size_t(0);       ///< index into colourStarts of the overflow group, if any
@@ -241,7 +251,8 @@ struct ContactSolverData {
     std::vector<uint32_t> batchOrder;       ///< scratch: constraints sorted by colour
     std::vector<uint32_t> laneOfConstraint;  ///< per constraint: its batch * kSimdWidth + its lane
     std::vector<uint8_t> lanePoints;        ///< per batch lane: its manifold's point count, 0 if empty
-    std::vector<uint32_t> impactGroup;      ///< scratch of the bounce energy limit: union-find parent per slot
+    std::vector<uint32_t> impactGroup;      ///< scratch of the impact energy limit: union-find parent per slot
+    std::vector<uint32_t> impactRound;      ///< scratch of an impact stage: per slot, the last round an impact moved it
     std::vector<uint8_t> correctedBodies;   ///< scratch of the position passes: per body, moved by them
 };
 
@@ -275,28 +286,21 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const ContactM
                   bool warmStarting);
 
 /// Copies body velocities into solver slots and builds one constraint per
-/// manifold (tangents, anchors, restitution targets; effective masses of the
-/// colliding points — the others get theirs in buildContactBatches).
+/// manifold (tangents, anchors), lists the impacts before the sub-steps
+/// (touching points approaching faster than the restitution threshold) in
+/// data.impactSeeds, and marks the points that may arrive faster than it
+/// during a pass of length dt.
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     float restitutionThreshold, const vec3& gravity, ContactSolverData& data);
-/// Collisions of this step (touching points approaching faster than the
-/// restitution threshold): classic sequential impulses with
-/// the Newton target -e v_n and Coulomb friction, `iterations` sweeps over the
-/// colliding manifolds only, before the sub-steps. Its impulses are kept apart
-/// from the sub-steps' accumulated impulses, so the bounce is not undone when
-/// the bodies separate. One point, one sweep: exactly the textbook impulse.
-/// Bodies joined by bouncing points never leave with more kinetic energy than
-/// they came with (see limitBounceEnergy in the source).
-void solveCollisions(ContactSolverData& data, const std::vector<Body>& bodies, int iterations);
+                     float restitutionThreshold, const vec3& gravity, float dt, ContactSolverData& data);
 
 /// Colours the constraints (greedily, in manifold order: no two constraints of
 /// a colour share a dynamic body) and packs each colour into batches for the
 /// sub-steps, carrying the impulses accumulated so far. The effective masses
 /// are computed here, lane-parallel (the inspector's copy: effectiveMassTerms).
 void buildContactBatches(ContactSolverData& data);
-/// The batches' impulses back into the constraints, after the sub-steps, and
-/// the deepest overlap they left (ContactSolverData::deepestSeparation, and
-/// ContactConstraint::deepestSeparation per manifold).
+/// The batches' impulses, separations and arrival speeds back into the
+/// constraints, after the sub-steps, and the deepest overlap they left
+/// (ContactSolverData::deepestSeparation, and ContactConstraint::deepestSeparation per manifold).
 void storeBatchImpulses(ContactSolverData& data);
 
 /// beginSubStep, solveContacts and integrateSolverPositions run on every
@@ -324,7 +328,8 @@ enum class Sweep : uint8_t {
 };
 
 /// One sequential-impulse sweep over the batches for a sub-step of length h:
-/// friction, then the rigid normal impulse on the velocities (a speculative
+/// friction (static mu_s while the impulse that stops the slip fits in
+/// mu_s j_n, else kinetic mu against the slip), then the rigid normal impulse on the velocities (a speculative
 /// point, s > 0, may close its gap but no more), then in Solve the split
 /// push-out impulse on the pseudo-velocities of overlapping points. `reverse`
 /// walks backwards.
@@ -335,14 +340,6 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
 /// ContactBatch::followsTurn), and updates the separation of every batched point.
 void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h,
                               ThreadTeam& team, int member);
-/// Newton's law for points that pushed this step after approaching faster than
-/// the threshold but were not seen as collisions beforehand (a speculative gap
-/// that closed within the step). The bodies it joins never end the step with
-/// more energy (kinetic, and potential in `gravity`) than they began it with,
-/// or than the sub-steps left them; a group holding `draggedSlot` (0: none)
-/// is exempt, as the drag does work.
-void applyRestitution(ContactSolverData& data, const std::vector<ContactManifold>& manifolds,
-                      const std::vector<Body>& bodies, const vec3& gravity, uint32_t draggedSlot, float threshold);
 /// Writes velocities and poses (with their rotation matrices and world
 /// inverse inertia) back to the bodies, the impulses to warm start with and
 /// the stick/slip state back to the manifolds, and the step's impulses, targets

@@ -4,6 +4,7 @@
 #include "physics/constants.h"
 #include "physics/contact_solver.h"
 #include "physics/drag_constraint.h"
+#include "physics/impact.h"
 #include "physics/manifold.h"
 #include "physics/thread_team.h"
 
@@ -632,13 +633,17 @@ void World::substep(float dt) {
     in.contacts.reports.resize(manifolds.size());
     wakeIslands(in.islandsToWake);
 
-    // 2. Prepare once per pass: effective masses, anchors, restitution targets.
-    prepareContacts(manifolds, bodies_, settings_.restitutionThreshold, settings_.gravity, in.solverData);
+    // 2. Prepare once per pass: anchors, tangents, the impacts of touching points.
+    prepareContacts(manifolds, bodies_, settings_.restitutionThreshold, settings_.gravity, dt, in.solverData);
     Body* dragged = drag_.active ? &bodies_[drag_.body.index] : nullptr;
     const uint32_t draggedSlot = dragged ? in.solverData.slotOfBody[drag_.body.index] : 0;
+    ImpactRules impactRules;
+    impactRules.threshold = settings_.restitutionThreshold;
+    impactRules.gravity = settings_.gravity;
+    impactRules.draggedSlot = draggedSlot;
 
-    // 3. Collisions, from the velocities before the solve.
-    solveCollisions(in.solverData, bodies_, settings_.velocityIterations);
+    // 3. Impacts of touching points, from the velocities before the solve.
+    resolveImpacts(in.solverData, bodies_, impactRules);
     buildContactBatches(in.solverData);
 
     // 4. Sub-steps: gravity, warm start, solve (with the drag and the split
@@ -676,10 +681,11 @@ void World::substep(float dt) {
     storeBatchImpulses(in.solverData);
     if (dragged) drag_.force = in.dragSolver.impulse / h;
 
-    // 5. Newton's restitution for collisions found during the sub-steps, then
-    // velocities and poses back to the bodies.
-    applyRestitution(in.solverData, manifolds, bodies_, settings_.gravity, draggedSlot,
-                     settings_.restitutionThreshold);
+    // 5. Impacts of gaps that closed during the sub-steps, then velocities
+    // and poses back to the bodies.
+    findArrivals(in.solverData, settings_.restitutionThreshold);
+    impactRules.stage = ImpactStage::AfterSubSteps;
+    resolveImpacts(in.solverData, bodies_, impactRules);
     finishContacts(in.solverData, manifolds, in.contacts.reports, bodies_);
 
     // 6. Optional rigid position passes for overlap left beyond the slop.
@@ -829,6 +835,9 @@ std::vector<ContactPointInfo> World::contacts() const {
             info.frictionImpulse = pointReport.stepFrictionImpulse;
             info.frictionBound = pointReport.frictionBound;
             info.sticking = point.sticking;
+            info.impactNormalImpulse = pointReport.impactNormalImpulse;
+            info.impactFrictionImpulse = pointReport.impactFrictionImpulse;
+            info.impactSticking = pointReport.impactSticking;
             info.warmStarted = point.warmStarted;
             result.push_back(info);
         }

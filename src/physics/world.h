@@ -103,6 +103,12 @@ struct ContactPointInfo {
     vec3 frictionImpulse{0.0f};         ///< accumulated tangential impulse, N s (world)
     float frictionBound = 0.0f;         ///< mu * j_n with the mu in force, N s
     bool sticking = false;              ///< friction held the point (inside the cone)
+    /// The impact at this point in the last step, if any (0 otherwise): its
+    /// whole normal impulse, N s, its friction impulse (world), and whether its
+    /// friction held the slip (mu_s j_n) or slid (mu j_n).
+    float impactNormalImpulse = 0.0f;
+    vec3 impactFrictionImpulse{0.0f};
+    bool impactSticking = false;
     bool warmStarted = false;           ///< matched a point of the previous step
 };
 

@@ -2,6 +2,7 @@
 // textbook single impulse, restitution and speculative gaps, the friction
 // cone, the soft push-out, and warm-start matching by feature id and proximity.
 #include "physics/contact_solver.h"
+#include "physics/impact.h"
 
 #include "physics_test_util.h"
 
@@ -45,12 +46,13 @@ struct OneContact {
     ContactSolverData data;
 };
 
-// A step as World::step runs it: collisions, then sub-steps of length h
-// (solve with push-out, move, relax), then restitution for gaps that closed,
-// with the results written back for inspection.
+// A step as World::step runs it: impacts of touching points, then sub-steps
+// of length h (solve with push-out, move, relax), then impacts of gaps that
+// closed, with the results written back for inspection.
 void runSubSteps(OneContact& c, float h, int subSteps) {
     ThreadTeam team(1);
-    solveCollisions(c.data, c.bodies, subSteps);
+    ImpactRules rules;
+    resolveImpacts(c.data, c.bodies, rules);
     buildContactBatches(c.data);
     for (int i = 0; i < subSteps; ++i) {
         beginSubStep(c.data, true, i == 0, team, 0);
@@ -59,7 +61,9 @@ void runSubSteps(OneContact& c, float h, int subSteps) {
         solveContacts(c.data, h, Sweep::Relax, i % 2 == 0, team, 0);
     }
     storeBatchImpulses(c.data);
-    applyRestitution(c.data, c.manifolds, c.bodies, vec3(0.0f), 0, 1.0f);
+    findArrivals(c.data, rules.threshold);
+    rules.stage = ImpactStage::AfterSubSteps;
+    resolveImpacts(c.data, c.bodies, rules);
     finishContacts(c.data, c.manifolds, c.reports, c.bodies);
 }
 
@@ -98,7 +102,7 @@ float normalVelocity(const OneContact& c) {
 TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
     OneContact c = makeContact(vec3(0.3f, -3.0f, 0.1f), vec3(1.0f, -0.5f, 2.0f), 0.0f, 0.6f, 0.0f, vec3(0.4f));
     const float dt = 1.0f / 60.0f;
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
     const ContactPoint& p = c.manifolds[0].points[0];
 
     // k_n computed independently in double: 1/m + n.[(I^-1 (r x n)) x r] with I^-1 = R I_b^-1 R^T.
@@ -134,7 +138,7 @@ TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
 
 TEST(ContactSolver, SlowApproachDoesNotBounce) {
     OneContact c = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.0f, 1.0f, 0.0f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
     runSubSteps(c, 1.0f / 60.0f, 4);
     EXPECT_EQ(c.reports[0].points[0].targetVelocity, 0.0f);
     // Stopped, not bounced: what is left is the speculative allowance s/h for the
@@ -146,7 +150,7 @@ TEST(ContactSolver, SpeculativePointLetsTheGapCloseButNoMore) {
     const float dt = 1.0f / 60.0f;
     // 5 cm gap, approaching at 0.5 m/s: the gap is not closed this step -> no impulse.
     OneContact far = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.05f, 0.5f, 0.0f);
-    prepareContacts(far.manifolds, far.bodies, 1.0f, vec3(0.0f), far.data);
+    prepareContacts(far.manifolds, far.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, far.data);
     const vec3 before = far.bodies[0].linearVelocity;
     runSubSteps(far, dt, 4);
     EXPECT_EQ(far.reports[0].points[0].stepNormalImpulse, 0.0f);
@@ -154,7 +158,7 @@ TEST(ContactSolver, SpeculativePointLetsTheGapCloseButNoMore) {
     // 1 cm gap at 6 m/s (would travel 10 cm this step): the speculative limit stops
     // the bodies when the gap has closed, and the bounce is given there (Newton's law).
     OneContact fast = makeContact(vec3(0.0f, -6.0f, 0.0f), vec3(0.0f), 0.01f, 0.5f, 0.0f, vec3(0.4f));
-    prepareContacts(fast.manifolds, fast.bodies, 1.0f, vec3(0.0f), fast.data);
+    prepareContacts(fast.manifolds, fast.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, fast.data);
     runSubSteps(fast, dt, 4);
     EXPECT_GT(fast.reports[0].points[0].stepNormalImpulse, 0.0f);
     EXPECT_NEAR(normalVelocity(fast), 3.0f, 1e-4f);  // -e v_n
@@ -162,7 +166,7 @@ TEST(ContactSolver, SpeculativePointLetsTheGapCloseButNoMore) {
 
 TEST(ContactSolver, SeparatingContactGetsNoImpulse) {
     OneContact c = makeContact(vec3(0.0f, 2.0f, 0.0f), vec3(0.0f), 0.0f, 0.5f, 0.8f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
     const vec3 v = c.bodies[0].linearVelocity, w = c.bodies[0].angularVelocity;
     runSubSteps(c, 1.0f / 60.0f, 10);
     EXPECT_EQ(c.reports[0].points[0].stepNormalImpulse, 0.0f);  // contacts only push
@@ -173,7 +177,7 @@ TEST(ContactSolver, SeparatingContactGetsNoImpulse) {
 TEST(ContactSolver, FrictionStaysInsideTheCone) {
     // Sliding fast along x while pressing down: friction saturates at mu j_n.
     OneContact c = makeContact(vec3(5.0f, -2.0f, 0.0f), vec3(0.0f), 0.0f, 0.0f, 0.3f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
     runSubSteps(c, 1.0f / 60.0f, 10);
     const ContactPointReport& p = c.reports[0].points[0];
     ASSERT_GT(p.stepNormalImpulse, 0.0f);
@@ -193,7 +197,7 @@ TEST(ContactSolver, FrictionStaysInsideTheCone) {
 // the push-out cap: the body moves out but gains no velocity (rounding 1e-5 m/s).
 TEST(ContactSolver, SoftPushOutMovesApartWithoutLaunching) {
     OneContact c = makeContact(vec3(0.0f), vec3(0.0f), -0.05f, 0.0f, 0.5f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
     const float y0 = c.bodies[0].position.y;
     runSubSteps(c, 1.0f / 60.0f, 10);
     EXPECT_GT(c.bodies[0].position.y, y0);                          // moved out of the overlap
@@ -220,7 +224,7 @@ TEST(ContactSolver, PushOutTurnsTheSpinWithTheBody) {
         return 0.5 * glm::dot(local, glm::dmat3(plate.inertiaBody) * local);
     };
 
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), c.data);
+    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
     buildContactBatches(c.data);
     SolverBody& solverBody = c.data.bodies[1];
     const double before = spinEnergy(solverBody.orientation, solverBody.angularVelocity);
@@ -245,7 +249,6 @@ TEST(ContactSolver, WarmStartMatchesByIdThenByProximity) {
     previous.points[0].point = vec3(5.0f);  // far away: must match by id
     previous.points[0].normalImpulse = 0.25f;
     previous.points[0].frictionImpulse = vec3(0.1f, 0.2f, 0.0f);  // has a normal (y) part
-    previous.points[0].sticking = true;
     previous.points[1].id = 99;
     previous.points[1].point = vec3(-1.0f, 0.0f, 0.0f);
     previous.points[1].normalImpulse = 0.75f;
@@ -265,20 +268,18 @@ TEST(ContactSolver, WarmStartMatchesByIdThenByProximity) {
     EXPECT_EQ(next.points[0].normalImpulse, 0.25f);
     // Only the tangential part of last step's friction carries over (exact: y dropped).
     EXPECT_TRUE(test::near(next.points[0].frictionImpulse, vec3(0.1f, 0.0f, 0.0f), 1e-7f));
-    EXPECT_TRUE(next.points[0].useStaticFriction);
     EXPECT_TRUE(next.points[1].warmStarted);
     EXPECT_EQ(next.points[1].normalImpulse, 0.75f);
     EXPECT_FALSE(next.points[2].warmStarted);
     EXPECT_EQ(next.points[2].normalImpulse, 0.0f);
 
-    // Warm starting off: nothing is carried, but the stick state still is.
+    // Warm starting off: nothing is carried.
     ContactManifold cold;
     cold.a = 0;
     cold.b = 1;
     initManifold(cold, fresh, &previous, false);
     EXPECT_FALSE(cold.points[0].warmStarted);
     EXPECT_EQ(cold.points[0].normalImpulse, 0.0f);
-    EXPECT_TRUE(cold.points[0].useStaticFriction);
 }
 
 }  // namespace

@@ -1,0 +1,492 @@
+#include "physics/impact.h"
+
+#include "physics/constants.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace impulse {
+namespace {
+
+// The axis of direction d at a point, with the solver's world inverse inertia
+// of now (it follows bodies whose tensor turns during the sub-steps).
+ConstraintAxis makeAxis(const ContactSolverData& data, uint32_t a, uint32_t b, const vec3& rA, const vec3& rB,
+                        const vec3& direction) {
+    ConstraintAxis axis;
+    axis.rAxD = glm::cross(rA, direction);
+    axis.rBxD = glm::cross(rB, direction);
+    axis.turnA = data.inverseInertia[a] * axis.rAxD;
+    axis.turnB = data.inverseInertia[b] * axis.rBxD;
+    // k = 1/m_A + 1/m_B + d.[(I_A^-1 (r_A x d)) x r_A] + d.[(I_B^-1 (r_B x d)) x r_B],
+    // where d.[(I^-1 (r x d)) x r] = (r x d).(I^-1 (r x d)).
+    const float k = data.bodies[a].inverseMass + data.bodies[b].inverseMass + glm::dot(axis.rAxD, axis.turnA) +
+                    glm::dot(axis.rBxD, axis.turnB);
+    axis.mass = k > 0.0f ? 1.0f / k : 0.0f;
+    return axis;
+}
+
+float axisVelocity(const SolverBody& a, const SolverBody& b, const vec3& direction, const ConstraintAxis& axis) {
+    return glm::dot(b.linearVelocity - a.linearVelocity, direction) + glm::dot(b.angularVelocity, axis.rBxD) -
+           glm::dot(a.angularVelocity, axis.rAxD);
+}
+
+void applyAlong(SolverBody& a, SolverBody& b, const vec3& direction, const ConstraintAxis& axis, float lambda) {
+    a.linearVelocity -= (a.inverseMass * lambda) * direction;
+    a.angularVelocity -= lambda * axis.turnA;
+    b.linearVelocity += (b.inverseMass * lambda) * direction;
+    b.angularVelocity += lambda * axis.turnB;
+}
+
+/// One point of an impact.
+struct EventPoint {
+    int point = 0;
+    ConstraintAxis normal, tangent[2];
+    float target = 0.0f;  ///< Newton's leaving speed -e v_arrival, before the energy limit's scale
+    /// The impulses the sub-steps applied at the point this step (after them):
+    /// they stopped the approach, so they are part of the impact, which goes on from them.
+    float startNormal = 0.0f;
+    float startTangent[2] = {0.0f, 0.0f};
+    float normalImpulse = 0.0f;  ///< the impact's total, >= 0
+    float tangentImpulse[2] = {0.0f, 0.0f};
+    bool sticking = false;
+};
+
+/// An impact between the two bodies of one manifold: its points that arrive
+/// together are solved together (a box landing flat on four corners).
+struct ImpactEvent {
+    uint32_t constraint = 0;
+    int pointCount = 0;
+    EventPoint points[kMaxManifoldPoints];
+};
+
+// Sequential impulses over one impact's points: per point, the normal impulse
+// that gives the leaving speed targetScale * target (the total, with what the
+// sub-steps applied, >= 0: the points of a landing box share the load as they
+// must), then friction bounded by that impulse: the impulse that stops the
+// slip if it fits in mu_s j_n (stick), else mu j_n against the slip (slide).
+// One point of a sphere: the first sweep gives the textbook single impulse;
+// the others settle the coupling between the points and directions of a body
+// whose inertia couples them.
+void solveEvent(ContactSolverData& data, ImpactEvent& event, float targetScale) {
+    const ContactConstraint& c = data.constraints[event.constraint];
+    SolverBody& a = data.bodies[c.a];
+    SolverBody& b = data.bodies[c.b];
+    for (int sweep = 0; sweep < kImpactSweeps; ++sweep) {
+        for (int k = 0; k < event.pointCount; ++k) {
+            EventPoint& p = event.points[k];
+            const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
+            const float total =
+                std::max(p.normalImpulse - p.normal.mass * (normalVelocity - targetScale * p.target), 0.0f);
+            applyAlong(a, b, c.normal, p.normal, total - p.normalImpulse);
+            p.normalImpulse = total;
+            const float slip0 = axisVelocity(a, b, c.tangent[0], p.tangent[0]);
+            const float slip1 = axisVelocity(a, b, c.tangent[1], p.tangent[1]);
+            float total0 = p.tangentImpulse[0] - p.tangent[0].mass * slip0;
+            float total1 = p.tangentImpulse[1] - p.tangent[1].mass * slip1;
+            const float length = std::sqrt(total0 * total0 + total1 * total1);
+            p.sticking = length <= c.staticFriction * total;
+            if (!p.sticking) {
+                // As in the sub-steps' sweeps: a point not sliding yet holds at mu_s j_n.
+                const bool sliding = slip0 * slip0 + slip1 * slip1 > kStickSpeed * kStickSpeed;
+                const float scale = (sliding ? c.friction : c.staticFriction) * total / length;
+                total0 *= scale;
+                total1 *= scale;
+            }
+            applyAlong(a, b, c.tangent[0], p.tangent[0], total0 - p.tangentImpulse[0]);
+            applyAlong(a, b, c.tangent[1], p.tangent[1], total1 - p.tangentImpulse[1]);
+            p.tangentImpulse[0] = total0;
+            p.tangentImpulse[1] = total1;
+        }
+    }
+}
+
+// The impact energy limit. Newton's law sets every point's leaving speed on its
+// own. With Coulomb friction, or with several points of a body struck at once,
+// the impulses that meet those targets can leave the bodies with more kinetic
+// energy than they brought (Kane and Levinson's paradox; Stronge, Impact
+// Mechanics): the soak saw a spinning plate gain 3.2 kJ in one bounce. An
+// impact with e <= 1 cannot do that. So the bodies joined by impacts are
+// grouped, and a group that would gain has its impacts blended towards the
+// same impacts solved perfectly inelastic, v = v0 + s (v1 - v0), with the
+// largest s in [0, 1] that gains nothing. Both impulse sets are feasible
+// (normal impulses >= 0, friction inside its cone), and so is every blend.
+
+struct SlotMotion {
+    vec3 linear{0.0f}, angular{0.0f};
+};
+
+class ImpactGroups {
+public:
+    /// `slots`: the bodies the impacts moved, static slot 0 excluded.
+    ImpactGroups(ContactSolverData& data, const std::vector<Body>& bodies, const std::vector<uint32_t>& slots)
+        : data_(data), bodies_(bodies), slots_(slots) {
+        for (uint32_t slot : slots_) data_.impactGroup[slot] = slot;
+    }
+
+    /// Puts the bodies of slots a and b in one group; slot 0 joins nothing (it moves no energy).
+    void join(uint32_t a, uint32_t b) {
+        if (a == 0 || b == 0) return;
+        const uint32_t rootA = find(a), rootB = find(b);
+        if (rootA != rootB) data_.impactGroup[rootA] = rootB;
+    }
+    /// Numbers the groups, once every join is made.
+    void close() {
+        for (uint32_t slot : slots_) roots_.push_back(find(slot));
+        groupOfSlot_ = roots_;
+        std::sort(roots_.begin(), roots_.end());
+        roots_.erase(std::unique(roots_.begin(), roots_.end()), roots_.end());
+        for (uint32_t& group : groupOfSlot_) {
+            group = uint32_t(std::lower_bound(roots_.begin(), roots_.end(), group) - roots_.begin());
+        }
+    }
+    size_t groupCount() const { return roots_.size(); }
+    static constexpr uint32_t kOutside = ~0u;
+    /// The group of a moved slot; kOutside for slot 0 and slots no impact moved.
+    uint32_t groupOf(uint32_t slot) const {
+        const auto it = std::lower_bound(sortedSlots().begin(), sortedSlots().end(), slot);
+        if (slot == 0 || it == sortedSlots().end() || *it != slot) return kOutside;
+        return uint32_t(std::lower_bound(roots_.begin(), roots_.end(), find(slot)) - roots_.begin());
+    }
+    /// The group of a constraint's dynamic body (one of the two is dynamic).
+    uint32_t groupOf(const ContactConstraint& c) const { return groupOf(c.a != 0 ? c.a : c.b); }
+
+    /// The solver velocities of the slots, in their order.
+    std::vector<SlotMotion> motions() const {
+        std::vector<SlotMotion> out(slots_.size());
+        for (size_t k = 0; k < slots_.size(); ++k) {
+            out[k] = {data_.bodies[slots_[k]].linearVelocity, data_.bodies[slots_[k]].angularVelocity};
+        }
+        return out;
+    }
+    /// Kinetic energy of each group (J) in `motions`, at the solver's orientations.
+    std::vector<double> kineticEnergy(const std::vector<SlotMotion>& motions) const {
+        std::vector<double> energy(groupCount(), 0.0);
+        for (size_t k = 0; k < slots_.size(); ++k) {
+            energy[groupOfSlot_[k]] += 0.5 * product(k, data_.bodies[slots_[k]].orientation, motions[k], motions[k]);
+        }
+        return energy;
+    }
+    /// Kinetic energy of each group at the start of the step (the bodies' own
+    /// state) plus the work gravity has done on it since.
+    std::vector<double> startEnergy(const vec3& gravity) const {
+        std::vector<double> energy(groupCount(), 0.0);
+        for (size_t k = 0; k < slots_.size(); ++k) {
+            const Body& body = bodyOf(k);
+            const SlotMotion start{body.linearVelocity, body.angularVelocity};
+            const glm::dvec3 moved(data_.bodies[slots_[k]].deltaPosition);
+            const double work = double(body.mass) * glm::dot(glm::dvec3(gravity), moved);
+            energy[groupOfSlot_[k]] += 0.5 * product(k, body.orientation, start, start) + work;
+        }
+        return energy;
+    }
+    /// Per group: whether `motions` hold more kinetic energy than `allowed`,
+    /// beyond rounding (an elastic frictionless bounce keeps its energy to ~1e-7).
+    std::vector<uint8_t> gains(const std::vector<SlotMotion>& motions, const std::vector<double>& allowed) const {
+        const std::vector<double> energy = kineticEnergy(motions);
+        std::vector<uint8_t> out(groupCount());
+        for (size_t g = 0; g < groupCount(); ++g) out[g] = energy[g] - allowed[g] > 1e-6 * energy[g];
+        return out;
+    }
+    /// Per gaining group, the largest s in [0, 1] for which inelastic +
+    /// s (elastic - inelastic) has at most `allowed` kinetic energy (0 if even
+    /// s = 0 has more); 1 for the others.
+    std::vector<float> scales(const std::vector<SlotMotion>& inelastic, const std::vector<SlotMotion>& elastic,
+                              const std::vector<double>& allowed, const std::vector<uint8_t>& gaining) const {
+        // 2 KE(s) = c + 2 b s + a s^2
+        std::vector<double> a(groupCount(), 0.0), b(groupCount(), 0.0), c(groupCount(), 0.0);
+        for (size_t k = 0; k < slots_.size(); ++k) {
+            const quat& q = data_.bodies[slots_[k]].orientation;
+            const SlotMotion delta{elastic[k].linear - inelastic[k].linear, elastic[k].angular - inelastic[k].angular};
+            const uint32_t g = groupOfSlot_[k];
+            a[g] += product(k, q, delta, delta);
+            b[g] += product(k, q, inelastic[k], delta);
+            c[g] += product(k, q, inelastic[k], inelastic[k]);
+        }
+        std::vector<float> out(groupCount(), 1.0f);
+        for (size_t g = 0; g < groupCount(); ++g) {
+            if (!gaining[g]) continue;
+            const double excess = c[g] - 2.0 * allowed[g];  // 2 (KE(0) - allowed)
+            if (excess >= 0.0 || a[g] <= 0.0) {
+                out[g] = 0.0f;
+                continue;
+            }
+            // The positive root of a s^2 + 2 b s + excess = 0.
+            out[g] = float(std::min(1.0, (-b[g] + std::sqrt(b[g] * b[g] - a[g] * excess)) / a[g]));
+        }
+        return out;
+    }
+    /// Sets the velocities of the slots of the groups for which `which` holds to `motions`.
+    void set(const std::vector<SlotMotion>& motions, const std::vector<uint8_t>& which) {
+        for (size_t k = 0; k < slots_.size(); ++k) {
+            if (!which[groupOfSlot_[k]]) continue;
+            data_.bodies[slots_[k]].linearVelocity = motions[k].linear;
+            data_.bodies[slots_[k]].angularVelocity = motions[k].angular;
+        }
+    }
+    /// Sets the velocities of every slot whose group's scale s is below 1 to
+    /// inelastic + s (elastic - inelastic).
+    void blend(const std::vector<SlotMotion>& inelastic, const std::vector<SlotMotion>& elastic,
+               const std::vector<float>& scale) {
+        for (size_t k = 0; k < slots_.size(); ++k) {
+            const float s = scale[groupOfSlot_[k]];
+            if (s >= 1.0f) continue;
+            SolverBody& body = data_.bodies[slots_[k]];
+            body.linearVelocity = inelastic[k].linear + s * (elastic[k].linear - inelastic[k].linear);
+            body.angularVelocity = inelastic[k].angular + s * (elastic[k].angular - inelastic[k].angular);
+        }
+    }
+
+private:
+    uint32_t find(uint32_t slot) const {
+        while (data_.impactGroup[slot] != slot) slot = data_.impactGroup[slot];
+        return slot;
+    }
+    const std::vector<uint32_t>& sortedSlots() const {
+        if (sorted_.size() != slots_.size()) {
+            sorted_ = slots_;
+            std::sort(sorted_.begin(), sorted_.end());
+        }
+        return sorted_;
+    }
+    const Body& bodyOf(size_t k) const { return bodies_[data_.bodyOfSlot[slots_[k]]]; }
+    // m x_v.y_v + x_w.(I y_w), the kinetic energy's bilinear form, with the
+    // body-frame tensor seen at orientation q; in double.
+    double product(size_t k, const quat& q, const SlotMotion& x, const SlotMotion& y) const {
+        const Body& body = bodyOf(k);
+        const glm::dvec3 spinX(inverseRotate(q, x.angular)), spinY(inverseRotate(q, y.angular));
+        return double(body.mass) * glm::dot(glm::dvec3(x.linear), glm::dvec3(y.linear)) +
+               glm::dot(spinX, glm::dmat3(body.inertiaBody) * spinY);
+    }
+
+    ContactSolverData& data_;
+    const std::vector<Body>& bodies_;
+    const std::vector<uint32_t>& slots_;
+    std::vector<uint32_t> groupOfSlot_;  ///< parallel to slots_
+    std::vector<uint32_t> roots_;        ///< one per group, ascending
+    mutable std::vector<uint32_t> sorted_;
+};
+
+// One impact stage: the seeds' impacts, the chains they set off, the energy
+// limit, and the impulses into the points.
+class ImpactStageRun {
+public:
+    ImpactStageRun(ContactSolverData& data, const std::vector<Body>& bodies, const ImpactRules& rules)
+        : data_(data), bodies_(bodies), rules_(rules) {
+        data_.impactRound.assign(data_.bodies.size(), kNever);
+        data_.impactGroup.assign(data_.bodies.size(), ImpactGroups::kOutside);
+    }
+
+    void run() {
+        seedEvents();
+        propagate();
+        limitEnergy();
+        commit();
+    }
+
+private:
+    static constexpr uint32_t kNever = ~0u;
+    bool after() const { return rules_.stage == ImpactStage::AfterSubSteps; }
+
+    EventPoint makePoint(const ContactConstraint& c, int i, float arrivalVelocity, bool seed) const {
+        const ConstraintPoint& cp = pointOf(data_, c, i);
+        EventPoint p;
+        p.point = i;
+        // Each body's arm to its own surface point (detection gives the point
+        // midway between the surfaces): where the surfaces meet once the gap
+        // has closed. The shift is along n, so r x n, and the normal impulse,
+        // are those of the sub-steps; from the midpoint a sphere's friction
+        // arm was longer by half the gap (12 % more spin for a 5 cm gap).
+        const vec3 halfGap = 0.5f * cp.separation * c.normal;
+        const vec3 rA = cp.rA - halfGap, rB = cp.rB + halfGap;
+        // k_n = 1/m_A + 1/m_B + n.[(I_A^-1 (r_A x n)) x r_A] + n.[(I_B^-1 (r_B x n)) x r_B]
+        p.normal = makeAxis(data_, c.a, c.b, rA, rB, c.normal);
+        p.tangent[0] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[0]);
+        p.tangent[1] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[1]);
+        p.target = -c.restitution * arrivalVelocity;
+        // A gap that closed during the sub-steps: they applied the impulse
+        // that stopped it, and friction under it; the impact goes on from there.
+        if (seed && after()) {
+            p.startNormal = cp.stepNormalImpulse;
+            p.startTangent[0] = glm::dot(cp.stepFrictionImpulse, c.tangent[0]);
+            p.startTangent[1] = glm::dot(cp.stepFrictionImpulse, c.tangent[1]);
+        }
+        p.normalImpulse = p.startNormal;
+        p.tangentImpulse[0] = p.startTangent[0];
+        p.tangentImpulse[1] = p.startTangent[1];
+        return p;
+    }
+
+    void touch(uint32_t slot, uint32_t round) {
+        if (slot == 0) return;
+        if (data_.impactRound[slot] == kNever) {
+            moved_.push_back(slot);
+            before_.push_back({data_.bodies[slot].linearVelocity, data_.bodies[slot].angularVelocity});
+        }
+        data_.impactRound[slot] = round;
+    }
+
+    void addEvent(ImpactEvent& event, uint32_t round) {
+        const ContactConstraint& c = data_.constraints[event.constraint];
+        touch(c.a, round);
+        touch(c.b, round);
+        solveEvent(data_, event, 1.0f);
+        events_.push_back(event);
+    }
+
+    // The seeds of one constraint form one impact (they are in constraint order).
+    void seedEvents() {
+        const std::vector<ImpactSeed>& seeds = data_.impactSeeds;
+        for (size_t k = 0; k < seeds.size();) {
+            ImpactEvent event;
+            event.constraint = seeds[k].constraint;
+            const ContactConstraint& c = data_.constraints[event.constraint];
+            for (; k < seeds.size() && seeds[k].constraint == event.constraint; ++k) {
+                event.points[event.pointCount++] = makePoint(c, seeds[k].point, seeds[k].arrivalVelocity, true);
+            }
+            addEvent(event, 0);
+        }
+    }
+
+    bool touching(const ContactConstraint& c, int i) const {
+        const ConstraintPoint& cp = pointOf(data_, c, i);
+        return (after() ? cp.endSeparation : cp.separation) <= kLinearSlop;
+    }
+
+    // Chains: a touching point of a body an impact moved in the last round
+    // that now approaches faster than the threshold is struck in turn, with
+    // that approach as its arrival speed (a cradle passes the ball along).
+    // Rounds end when no such point is left; past kMaxImpactRounds the rest
+    // is left to the sub-steps' rigid contacts.
+    void propagate() {
+        for (uint32_t round = 1; round <= kMaxImpactRounds; ++round) {
+            bool struck = false;
+            const auto movedLastRound = [&](uint32_t slot) {
+                return slot != 0 && data_.impactRound[slot] != kNever && data_.impactRound[slot] + 1 >= round;
+            };
+            for (size_t m = 0; m < data_.constraints.size(); ++m) {
+                const ContactConstraint& c = data_.constraints[m];
+                if (!movedLastRound(c.a) && !movedLastRound(c.b)) continue;
+                ImpactEvent event;
+                event.constraint = uint32_t(m);
+                for (int i = 0; i < c.pointCount; ++i) {
+                    if (!touching(c, i)) continue;
+                    EventPoint point = makePoint(c, i, 0.0f, false);
+                    const float approach = axisVelocity(data_.bodies[c.a], data_.bodies[c.b], c.normal, point.normal);
+                    if (approach >= -rules_.threshold) continue;
+                    point.target = -c.restitution * approach;
+                    event.points[event.pointCount++] = point;
+                }
+                if (event.pointCount == 0) continue;
+                addEvent(event, round);
+                struck = true;
+            }
+            if (!struck) return;
+        }
+    }
+
+    void limitEnergy() {
+        ImpactGroups groups(data_, bodies_, moved_);
+        for (const ImpactEvent& event : events_) {
+            groups.join(data_.constraints[event.constraint].a, data_.constraints[event.constraint].b);
+        }
+        groups.close();
+        const std::vector<SlotMotion> elastic = groups.motions();
+        std::vector<double> allowed = groups.kineticEnergy(before_);
+        if (after()) {
+            // What the group began the step with (plus gravity's work since),
+            // or what the sub-steps left it if that is more (bodies outside
+            // the group may have pushed it).
+            const std::vector<double> start = groups.startEnergy(rules_.gravity);
+            for (size_t g = 0; g < allowed.size(); ++g) allowed[g] = std::max(allowed[g], start[g]);
+        }
+        std::vector<uint8_t> gained = groups.gains(elastic, allowed);
+        const uint32_t draggedGroup = after() ? groups.groupOf(rules_.draggedSlot) : ImpactGroups::kOutside;
+        if (draggedGroup != ImpactGroups::kOutside) gained[draggedGroup] = 0;
+        if (std::none_of(gained.begin(), gained.end(), [](uint8_t g) { return g != 0; })) return;
+
+        // The gaining groups' impacts again, in the same order from the same
+        // start, perfectly inelastic.
+        groups.set(before_, gained);
+        std::vector<ImpactEvent> elasticEvents = events_;
+        for (ImpactEvent& event : events_) {
+            if (!gained[groups.groupOf(data_.constraints[event.constraint])]) continue;
+            for (int k = 0; k < event.pointCount; ++k) {
+                EventPoint& p = event.points[k];
+                p.normalImpulse = p.startNormal;
+                p.tangentImpulse[0] = p.startTangent[0];
+                p.tangentImpulse[1] = p.startTangent[1];
+            }
+            solveEvent(data_, event, 0.0f);
+        }
+        const std::vector<SlotMotion> inelastic = groups.motions();
+        groups.set(elastic, gained);
+        const std::vector<float> scale = groups.scales(inelastic, elastic, allowed, gained);
+        groups.blend(inelastic, elastic, scale);
+        for (size_t e = 0; e < events_.size(); ++e) {
+            ImpactEvent& event = events_[e];
+            const float s = scale[groups.groupOf(data_.constraints[event.constraint])];
+            if (s >= 1.0f) continue;
+            for (int k = 0; k < event.pointCount; ++k) {
+                EventPoint& p = event.points[k];
+                const EventPoint& elasticPoint = elasticEvents[e].points[k];
+                p.normalImpulse += s * (elasticPoint.normalImpulse - p.normalImpulse);
+                p.tangentImpulse[0] += s * (elasticPoint.tangentImpulse[0] - p.tangentImpulse[0]);
+                p.tangentImpulse[1] += s * (elasticPoint.tangentImpulse[1] - p.tangentImpulse[1]);
+                // A single frictionless point leaves at s times its Newton
+                // target: the effective restitution the inspector shows.
+                p.target *= s;
+            }
+        }
+    }
+
+    void commit() {
+        for (const ImpactEvent& event : events_) {
+            const ContactConstraint& c = data_.constraints[event.constraint];
+            for (int k = 0; k < event.pointCount; ++k) {
+                const EventPoint& p = event.points[k];
+                ConstraintPoint& cp = pointOf(data_, c, p.point);
+                const vec3 friction = p.tangentImpulse[0] * c.tangent[0] + p.tangentImpulse[1] * c.tangent[1];
+                const vec3 startFriction = p.startTangent[0] * c.tangent[0] + p.startTangent[1] * c.tangent[1];
+                cp.stepNormalImpulse += p.normalImpulse - p.startNormal;
+                cp.stepFrictionImpulse += friction - startFriction;
+                cp.impactNormalImpulse += p.normalImpulse;
+                cp.impactFrictionImpulse += friction;
+                cp.impactSticking = p.sticking;
+                cp.restitutionTarget = p.target;
+                if (after()) {
+                    cp.normalImpulse = 0.0f;
+                    cp.tangentImpulse[0] = cp.tangentImpulse[1] = 0.0f;
+                }
+            }
+        }
+    }
+
+    ContactSolverData& data_;
+    const std::vector<Body>& bodies_;
+    const ImpactRules& rules_;
+    std::vector<ImpactEvent> events_;
+    std::vector<uint32_t> moved_;     ///< slots an impact moved, in the order first moved
+    std::vector<SlotMotion> before_;  ///< their velocities before the stage, parallel
+};
+
+}  // namespace
+
+void findArrivals(ContactSolverData& data, float threshold) {
+    data.impactSeeds.clear();
+    for (const uint32_t m : data.mayImpactConstraints) {
+        const ContactConstraint& c = data.constraints[m];
+        for (int i = 0; i < c.pointCount; ++i) {
+            const ConstraintPoint& p = pointOf(data, c, i);
+            // Pushed this step, after arriving faster than the threshold.
+            if ((c.mayImpactPoints >> i & 1u) == 0 || p.stepNormalImpulse <= 0.0f) continue;
+            if (p.arrivalVelocity < -threshold) data.impactSeeds.push_back({m, i, p.arrivalVelocity});
+        }
+    }
+}
+
+void resolveImpacts(ContactSolverData& data, const std::vector<Body>& bodies, const ImpactRules& rules) {
+    if (data.impactSeeds.empty()) return;
+    ImpactStageRun(data, bodies, rules).run();
+}
+
+}  // namespace impulse

@@ -1,0 +1,667 @@
+// Impacts that arrive through the normal path: bodies released from a height
+// or thrown, never placed in contact, checked against closed-form mechanics
+// (the impulse model of DESIGN.md, "Physics model" point 4).
+//
+// Every test runs at the app's default world settings (dt 1/60 s, default
+// iterations) and at a fine timestep (dt 1 ms). A falling ball is planned so
+// that it reaches the floor 90 % of the way through a step: at dt 1/60 the gap
+// at the start of that step is centimetres (far outside the 5 mm the collision
+// pass takes), so the impact is met inside the step, as in the app; for the
+// fast cases (arrival 8 m/s) that also holds at 1 ms (gap about 7 mm). The
+// 1 m drops (4.43 m/s) at 1 ms start their impact step 3.7 mm above the floor
+// and so take the collision pass: both paths must give the closed form.
+//
+// Arrival speed. The ball is given a downward speed v0 and a height H so that,
+// in continuous time, it arrives at speed vn at t = (N + 0.9) dt:
+// vn = v0 + g t, H = v0 t + g t^2 / 2. The simulated arrival speed differs
+// from vn by at most
+//   dvn = 0.2 g dt + 0.002 vn
+// The first term: the gap closes inside one sub-step (dt / 10 at the default
+// 10 iterations), whose start and end speeds differ by g dt / 10; semi-implicit
+// Euler places the body g h t / 2 low (0.4-4 mm), which makes the arrival
+// earlier by less than another g dt / 10. The second term (0.2 %) covers float
+// rounding and the solver's residual. A speed taken at the start of the step
+// instead (up to 0.9 g dt = 0.147 m/s slower at dt 1/60) is outside it.
+// Each expectation below that depends on vn takes its derivative times dvn.
+//
+// Post-impact state is measured at the first step after the bounce in which
+// the ball moves away from the floor (v_y turns positive). Its rebound speed is
+// taken from the free-flight invariant v'^2 = v_y^2 + 2 g (y - r), i.e. the
+// speed it had when it left the floor (y = r), wherever in the step that was;
+// a bounce may start up to d = 5 mm above the floor (a point that close at
+// the start of a pass is treated as touching, kLinearSlop), which raises that
+// speed by at most g d (1 - e^2) / (e vn) (the ball left at e v(d) from height
+// d: v'^2 = e^2 vn^2 + 2 g d (1 - e^2)); plus 1 mm/s of rounding.
+// Horizontal velocity and spin are constant in flight, so they are read
+// directly.
+#include "scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace impulse::test {
+namespace {
+
+// ---------------------------------------------------------------- timings
+
+struct Timing {
+    const char* name;
+    float dt;
+};
+
+void PrintTo(const Timing& t, std::ostream* os) { *os << t.name; }
+
+const Timing kTimings[] = {{"Default60Hz", 1.0f / 60.0f}, {"Fine1ms", 1.0f / 1000.0f}};
+
+/// The app's defaults (WorldSettings{}), with the timestep of `timing`.
+WorldSettings settingsFor(const Timing& timing) {
+    WorldSettings settings;
+    settings.timestep = timing.dt;
+    return settings;
+}
+
+double gravityOf(const World& world) { return -double(world.settings().gravity.y); }
+
+/// Tolerance on the simulated arrival speed (see the file comment).
+double arrivalTolerance(double vn, double dt, double g) { return 0.2 * g * dt + 0.002 * vn; }
+
+/// One line per check on stdout, so a run lists every measured figure.
+void report(const std::string& test, const char* what, double measured, double expected, double tolerance) {
+    std::printf("[ measured ] %s: %s %.6g, expected %.6g +- %.2g%s\n", test.c_str(), what, measured, expected,
+                tolerance, std::fabs(measured - expected) <= tolerance ? "" : "   <-- off");
+}
+
+std::string currentTestName() {
+    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    return std::string(info->test_suite_name()) + "." + info->name();
+}
+
+#define EXPECT_CLOSED_FORM(measured, expected, tolerance, what)                                          \
+    do {                                                                                                 \
+        const double m_ = (measured), e_ = (expected), t_ = (tolerance);                                 \
+        report(currentTestName(), what, m_, e_, t_);                                                     \
+        EXPECT_NEAR(m_, e_, t_) << what << ": measured " << m_ << ", closed form " << e_ << " +- " << t_; \
+    } while (false)
+
+// ---------------------------------------------------------------- a ball thrown onto the floor
+
+/// Height of the ball's bottom above the floor and downward speed at release
+/// so that it arrives at speed vn at t = (N + frac) dt (continuous time).
+struct ArrivalPlan {
+    double height;
+    double downSpeed;
+    double time;
+};
+
+ArrivalPlan planArrival(double vn, double dt, double g, double frac = 0.9) {
+    const int n = std::max(1, int(std::floor(vn / (g * dt) - frac)));
+    const double t = (double(n) + frac) * dt;
+    const double v0 = std::max(0.0, vn - g * t);
+    return {v0 * t + 0.5 * g * t * t, v0, t};
+}
+
+/// A floor with mu and e, and a 1 kg sphere of radius r released so that it
+/// arrives at vn (planArrival), moving along +x at vx with spin `spin` about z.
+struct Throw {
+    World world;
+    BodyId ball;
+    float radius = 0.0f;
+    ArrivalPlan plan{};
+};
+
+Throw makeThrow(const WorldSettings& settings, float radius, float vn, float vx, float spin, float mu, float e) {
+    Throw t{World(settings), {}, radius, {}};
+    addGround(t.world, mu, e);
+    t.plan = planArrival(vn, settings.timestep, -double(settings.gravity.y));
+    BodyDef ball = sphereDef(radius, 1.0f, vec3(0.0f, radius + float(t.plan.height), 0.0f));
+    ball.linearVelocity = vec3(vx, -float(t.plan.downSpeed), 0.0f);
+    ball.angularVelocity = vec3(0.0f, 0.0f, spin);
+    ball.friction = mu;
+    ball.restitution = e;
+    t.ball = t.world.createBody(ball);
+    return t;
+}
+
+/// The states around the first bounce: `before` is the last state with the
+/// ball still falling (the start of the step in which it arrived), `after`
+/// the state at the end of that step, the first one moving up.
+struct BounceRecord {
+    bool found = false;
+    Body before, after;
+    int step = 0;  ///< index (1-based) of the step that produced `after`
+};
+
+BounceRecord stepToBounce(Throw& t, double maxSeconds) {
+    BounceRecord r;
+    const int steps = int(maxSeconds / t.world.settings().timestep);
+    bool falling = t.world.body(t.ball).linearVelocity.y < 0.0f;
+    Body previous = t.world.body(t.ball);
+    for (int i = 1; i <= steps; ++i) {
+        t.world.step();
+        const Body& now = t.world.body(t.ball);
+        if (now.linearVelocity.y < 0.0f) falling = true;
+        if (falling && now.linearVelocity.y > 0.0f) {
+            r.found = true;
+            r.before = previous;
+            r.after = now;
+            r.step = i;
+            return r;
+        }
+        previous = now;
+    }
+    return r;
+}
+
+/// Free flight: the speed the ball had (or will have) at floor level.
+double speedAtFloor(const Body& body, float radius, double g) {
+    const double vy = body.linearVelocity.y;
+    return std::sqrt(std::max(0.0, vy * vy + 2.0 * g * (double(body.position.y) - radius)));
+}
+
+/// Tolerance on the rebound speed taken at floor level (file comment).
+double reboundTolerance(double vn, double e, double dvn, double g) {
+    constexpr double kEarlyBounce = 0.005;  // m, kLinearSlop
+    return e * dvn + g * kEarlyBounce * (1.0 - e * e) / (e * vn) + 0.001;
+}
+
+std::string gapNote(const BounceRecord& r, float radius) {
+    char text[160];
+    std::snprintf(text, sizeof text, "gap at the start of the impact step %.1f mm, impact in step %d",
+                  1000.0 * (double(r.before.position.y) - radius), r.step);
+    return text;
+}
+
+// ---- 1-3: friction at impact (sliding through, ending rolling, backspin)
+
+enum class Regime { Slides, Rolls };
+
+struct FrictionImpactCase {
+    const char* name;
+    float radius;   ///< m
+    float vx;       ///< m/s along +x before the impact
+    float spin;     ///< rad/s about +z before the impact (backspin for vx > 0 is positive)
+    float vn;       ///< arrival speed, m/s
+    float mu;       ///< mu = mu_s (static friction follows friction)
+    float e;
+    Regime regime;  ///< what the closed form below must find (guards the case's parameters)
+};
+void PrintTo(const FrictionImpactCase& c, std::ostream* os) { *os << c.name; }
+
+// Closed form for a solid sphere (I = 2/5 m r^2) meeting a static floor at one
+// point, per unit mass. Normal impulse j_n = (1 + e) vn. The contact point
+// moves at s = vx + w_z r (r x w with r = (0, -r, 0)). A tangential impulse j
+// changes vx by j and w_z by 5 j / (2 r), so s by 7/2 j; stopping the slip
+// takes j = -2/7 s. If |2/7 s| <= mu_s j_n it sticks (ends rolling):
+//   vx' = (5 vx - 2 w_z r) / 7,  w_z' = -vx' / r
+// otherwise it slides through: j = -sign(s) mu j_n,
+//   vx' = vx - sign(s) mu (1 + e) vn,  w_z' = w_z - sign(s) 5 mu (1 + e) vn / (2 r).
+struct FrictionImpactResult {
+    double vx, spin;
+    Regime regime;
+};
+
+FrictionImpactResult closedFormImpact(const FrictionImpactCase& c, double vn) {
+    const double r = c.radius, slip = double(c.vx) + double(c.spin) * r;
+    const double jn = (1.0 + c.e) * vn;
+    const double stop = -2.0 / 7.0 * slip;
+    const bool sticks = std::fabs(stop) <= double(c.mu) * jn;
+    const double j = sticks ? stop : -std::copysign(double(c.mu) * jn, slip);
+    return {double(c.vx) + j, double(c.spin) + 2.5 * j / r, sticks ? Regime::Rolls : Regime::Slides};
+}
+
+class FrictionImpact : public ::testing::TestWithParam<std::tuple<FrictionImpactCase, Timing>> {};
+
+TEST_P(FrictionImpact, MatchesSingleImpulseWithCoulombFriction) {
+    const auto& [c, timing] = GetParam();
+    Throw t = makeThrow(settingsFor(timing), c.radius, c.vn, c.vx, c.spin, c.mu, c.e);
+    const double g = gravityOf(t.world), vn = c.vn, dt = timing.dt;
+    const FrictionImpactResult expected = closedFormImpact(c, vn);
+    ASSERT_EQ(expected.regime, c.regime) << "case parameters do not give the intended regime";
+
+    const BounceRecord r = stepToBounce(t, t.plan.time + 1.0);
+    if (!r.found) report(currentTestName(), "rebound speed (no step moved up within 1 s)", 0.0, c.e * vn, 0.0);
+    ASSERT_TRUE(r.found) << "the ball never left the floor";
+    const std::string note = gapNote(r, c.radius);
+    std::printf("[ measured ] %s: %s; arrival speed from the state before %.4f (closed form %.4f)\n",
+                currentTestName().c_str(), note.c_str(), speedAtFloor(r.before, c.radius, g), vn);
+
+    const double dvn = arrivalTolerance(vn, dt, g);
+    // Rebound: e vn, to e dvn plus the early-bounce term (file comment).
+    EXPECT_CLOSED_FORM(speedAtFloor(r.after, c.radius, g), c.e * vn, reboundTolerance(vn, c.e, dvn, g),
+                       "rebound speed");
+    const Body& after = r.after;
+    if (c.regime == Regime::Slides) {
+        // vx' depends on vn with slope mu (1 + e), w' r with slope 5/2 mu (1 + e);
+        // plus 2 mm/s of float rounding and solver residual.
+        const double slope = double(c.mu) * (1.0 + c.e);
+        EXPECT_CLOSED_FORM(after.linearVelocity.x, expected.vx, slope * dvn + 0.002, "vx' (sliding)");
+        EXPECT_CLOSED_FORM(after.angularVelocity.z, expected.spin, (2.5 * slope * dvn + 0.002) / c.radius,
+                           "wz' (sliding)");
+    } else {
+        // The rolling end state does not depend on vn; the tolerance (0.5 % of
+        // the slip speed plus 2 mm/s) covers the iterative solve's residual slip.
+        const double slip = std::fabs(double(c.vx) + double(c.spin) * c.radius);
+        const double tolerance = 0.005 * slip + 0.002;
+        EXPECT_CLOSED_FORM(after.linearVelocity.x, expected.vx, tolerance, "vx' (rolling)");
+        EXPECT_CLOSED_FORM(after.angularVelocity.z, expected.spin, tolerance / c.radius, "wz' (rolling)");
+        EXPECT_CLOSED_FORM(after.linearVelocity.x + after.angularVelocity.z * c.radius, 0.0, tolerance,
+                           "contact-point slip after (rolling)");
+    }
+    // Nothing acts out of the x-y plane.
+    EXPECT_NEAR(after.linearVelocity.z, 0.0, 1e-4);
+    EXPECT_NEAR(after.angularVelocity.x, 0.0, 1e-3);
+    EXPECT_NEAR(after.angularVelocity.y, 0.0, 1e-3);
+}
+
+// mu (1 + e) vn against 2/7 |s| decides the regime; every case keeps at least
+// a 15 % margin so that dvn cannot flip it. vn 4.4294 m/s is a drop from 1 m;
+// vn 8 m/s (3.3 m) keeps the impact inside the step at 1 ms too.
+const FrictionImpactCase kFrictionImpacts[] = {
+    // 1. Sliding through: mu (1 + e) vn < 2/7 vx.
+    {"slides_r005", 0.05f, 5.0f, 0.0f, 8.0f, 0.1f, 0.5f, Regime::Slides},
+    {"slides_r010", 0.10f, 5.0f, 0.0f, 8.0f, 0.1f, 0.5f, Regime::Slides},
+    {"slides_r030", 0.30f, 5.0f, 0.0f, 8.0f, 0.1f, 0.5f, Regime::Slides},
+    {"slides_r010_from1m", 0.10f, 3.0f, 0.0f, 4.4294f, 0.1f, 0.5f, Regime::Slides},
+    // 2. Ending rolling: vx' = 5/7 vx. The issue's case: 2.143 m/s, -21.4 rad/s.
+    {"rolls_issue_r010_from1m", 0.10f, 3.0f, 0.0f, 4.4294f, 0.5f, 0.5f, Regime::Rolls},
+    {"rolls_r005", 0.05f, 3.0f, 0.0f, 8.0f, 0.5f, 0.5f, Regime::Rolls},
+    {"rolls_r030", 0.30f, 3.0f, 0.0f, 8.0f, 0.5f, 0.5f, Regime::Rolls},
+    // 3. Backspin. The issue's 30 rad/s: vx' = (15 - 6) / 7 = 1.286 m/s, spin
+    // reverses to -12.86 rad/s. 100 rad/s: vx' = -0.714 m/s (the ball comes back),
+    // wz' = +7.14. r 0.3 m at 20 rad/s: 0.429 m/s, -1.43 rad/s. With little
+    // friction the backspin only slows: 100 -> 66.8 rad/s.
+    {"backspin_reverses_issue_r010", 0.10f, 3.0f, 30.0f, 4.4294f, 0.5f, 0.5f, Regime::Rolls},
+    {"backspin_returns_r010", 0.10f, 3.0f, 100.0f, 8.0f, 0.5f, 0.5f, Regime::Rolls},
+    {"backspin_reverses_r030", 0.30f, 3.0f, 20.0f, 8.0f, 0.5f, 0.5f, Regime::Rolls},
+    {"backspin_slides_r005", 0.05f, 3.0f, 100.0f, 4.4294f, 0.1f, 0.5f, Regime::Slides},
+};
+
+template <typename Case>
+std::string caseAndTimingName(const ::testing::TestParamInfo<std::tuple<Case, Timing>>& p) {
+    return std::string(std::get<0>(p.param).name) + "_" + std::get<1>(p.param).name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, FrictionImpact,
+                         ::testing::Combine(::testing::ValuesIn(kFrictionImpacts), ::testing::ValuesIn(kTimings)),
+                         caseAndTimingName<FrictionImpactCase>);
+
+// ---- 4: rebound height, and the restitution threshold judged at arrival
+
+struct ReboundCase {
+    const char* name;
+    float vn;  ///< arrival speed, m/s; the equivalent drop height is vn^2 / (2 g)
+    float e;
+};
+void PrintTo(const ReboundCase& c, std::ostream* os) { *os << c.name; }
+
+class Rebound : public ::testing::TestWithParam<std::tuple<ReboundCase, Timing>> {};
+
+// A ball (r 0.1 m, 1 kg, no horizontal motion) arriving at vn rises to
+// e^2 h = e^2 vn^2 / (2 g). The peak is computed from the state after the
+// bounce, (y - r) + v_y^2 / (2 g) (sampling the peak at step times would add
+// up to g dt^2 / 8 and semi-implicit Euler's v' h / 2). Tolerance: the
+// derivative e^2 vn / g times dvn, plus (1 - e^2) 5 mm for a bounce that starts
+// up to 5 mm above the floor (peak d + e^2 (h - d)), plus 1 mm.
+TEST_P(Rebound, RisesToRestitutionSquaredHeight) {
+    const auto& [c, timing] = GetParam();
+    const float radius = 0.1f;
+    Throw t = makeThrow(settingsFor(timing), radius, c.vn, 0.0f, 0.0f, 0.5f, c.e);
+    const double g = gravityOf(t.world), vn = c.vn, dt = timing.dt;
+    const BounceRecord r = stepToBounce(t, t.plan.time + 1.0);
+    if (!r.found) report(currentTestName(), "rebound speed (no step moved up within 1 s)", 0.0, c.e * vn, 0.0);
+    ASSERT_TRUE(r.found) << "no bounce: arrival at " << vn << " m/s with e = " << c.e
+                         << " above the 1 m/s threshold must bounce";
+    std::printf("[ measured ] %s: %s\n", currentTestName().c_str(), gapNote(r, radius).c_str());
+    const double dvn = arrivalTolerance(vn, dt, g);
+    const double h = vn * vn / (2.0 * g);
+    const double peak = double(r.after.position.y) - radius +
+                        double(r.after.linearVelocity.y) * r.after.linearVelocity.y / (2.0 * g);
+    EXPECT_CLOSED_FORM(peak, c.e * c.e * h, c.e * c.e * vn * dvn / g + 0.005 * (1.0 - c.e * c.e) + 0.001,
+                       "rebound peak height (m)");
+    EXPECT_CLOSED_FORM(speedAtFloor(r.after, radius, g), c.e * vn, reboundTolerance(vn, c.e, dvn, g),
+                       "rebound speed");
+}
+
+const ReboundCase kRebounds[] = {
+    {"e05_from1m", 4.4294f, 0.5f},
+    {"e1_from1m", 4.4294f, 1.0f},
+    {"e08_at8ms", 8.0f, 0.8f},
+    // The issue's threshold case: threshold 1 m/s (default), e = 1, arrival at
+    // 1.04 m/s: must bounce at about 1.04 m/s (peak 5.5 cm). At dt 1/60 the
+    // speed at the start of the arrival step is about 0.9 m/s, below the threshold.
+    {"threshold_e1_arrives_104", 1.04f, 1.0f},
+};
+
+INSTANTIATE_TEST_SUITE_P(Cases, Rebound,
+                         ::testing::Combine(::testing::ValuesIn(kRebounds), ::testing::ValuesIn(kTimings)),
+                         caseAndTimingName<ReboundCase>);
+
+class BelowThreshold : public ::testing::TestWithParam<Timing> {};
+
+// Arriving at 0.9 m/s, below the default 1 m/s threshold, an e = 1 ball does
+// not bounce: after the arrival its bottom stays within 1 mm of the floor (the
+// push-out slop is 0.5 mm) and it never moves up faster than 0.05 m/s (5 % of
+// the threshold; a bounce would leave at 0.9 m/s), for 1 s.
+TEST_P(BelowThreshold, DoesNotBounce) {
+    const Timing timing = GetParam();
+    const float radius = 0.1f;
+    Throw t = makeThrow(settingsFor(timing), radius, 0.9f, 0.0f, 0.0f, 0.5f, 1.0f);
+    const int arrivalStep = int(std::ceil(t.plan.time / timing.dt)) + 1;
+    const int steps = int(std::lround((t.plan.time + 1.0) / timing.dt));
+    double highest = -1.0, fastestUp = -1.0;
+    for (int i = 1; i <= steps; ++i) {
+        t.world.step();
+        if (i <= arrivalStep) continue;
+        const Body& b = t.world.body(t.ball);
+        highest = std::max(highest, double(b.position.y) - radius);
+        fastestUp = std::max(fastestUp, double(b.linearVelocity.y));
+    }
+    EXPECT_CLOSED_FORM(highest, 0.0, 0.001, "highest bottom after arrival (m)");
+    EXPECT_CLOSED_FORM(fastestUp, 0.0, 0.05, "fastest upward speed after arrival");
+}
+
+INSTANTIATE_TEST_SUITE_P(Timings, BelowThreshold, ::testing::ValuesIn(kTimings),
+                         [](const ::testing::TestParamInfo<Timing>& p) { return std::string(p.param.name); });
+
+// ---------------------------------------------------------------- 5: chains of impacts
+
+// Equal balls (r 0.1 m, 1 kg), e = 1, mu = 0. Two strikes: 1 m/s with the
+// threshold at 0.1 m/s (at the default 1 m/s threshold a 1 m/s approach is at
+// the threshold, where not bouncing is allowed), and 2 m/s at the default
+// threshold. Closed form (a chain of equal-mass elastic impacts, each an
+// exchange of velocities): the last ball leaves at the struck ball's speed, the
+// others stop; momentum and kinetic energy are kept.
+// Tolerances: momentum 1e-5 relative (every impulse is equal and opposite; float
+// rounding only); kinetic energy 1 % (the issue's bound for an elastic chain);
+// last ball within 2 % of v0, every other ball within 5 % of v0 of rest
+// (together with the 1 % energy bound this leaves room for an iterative
+// solver's residual spread, not for a smeared or halved outcome).
+struct Strike {
+    const char* name;
+    float speed;
+    float threshold;
+};
+void PrintTo(const Strike& c, std::ostream* os) { *os << c.name; }
+
+const Strike kStrikes[] = {{"v1_threshold01", 1.0f, 0.1f}, {"v2_defaultThreshold", 2.0f, 1.0f}};
+
+struct ChainCase {
+    const char* name;
+    int count;
+    float gap;  ///< m between neighbours
+};
+void PrintTo(const ChainCase& c, std::ostream* os) { *os << c.name; }
+
+constexpr float kBallRadius = 0.1f;
+
+BodyDef chainBall(const vec3& position) {
+    BodyDef def = sphereDef(kBallRadius, 1.0f, position);
+    def.restitution = 1.0f;
+    def.friction = 0.0f;
+    return def;
+}
+
+void expectCradleOutcome(const World& world, const std::vector<BodyId>& balls, double v0, double p0, double energy0,
+                         bool horizontalOnly) {
+    const glm::dvec3 p = world.linearMomentum();
+    if (horizontalOnly) {
+        EXPECT_CLOSED_FORM(p.x, p0, 1e-5 * p0, "momentum x");
+    } else {
+        EXPECT_CLOSED_FORM(glm::length(p - glm::dvec3(p0, 0.0, 0.0)), 0.0, 1e-5 * p0, "momentum error |p - p0|");
+    }
+    EXPECT_CLOSED_FORM(world.kineticEnergy(), energy0, 0.01 * energy0, "kinetic energy");
+    for (size_t i = 0; i < balls.size(); ++i) {
+        const bool last = i + 1 == balls.size();
+        const std::string what = "ball " + std::to_string(i + 1) + " vx";
+        EXPECT_CLOSED_FORM(world.body(balls[i]).linearVelocity.x, last ? v0 : 0.0, (last ? 0.02 : 0.05) * v0,
+                           what.c_str());
+    }
+}
+
+class Chain : public ::testing::TestWithParam<std::tuple<ChainCase, Strike, Timing>> {};
+
+// Zero gravity: a row of `count` balls with `gap` between neighbours; the first
+// is set moving at v0 into the row (it touches the second when gap = 0).
+TEST_P(Chain, StruckRowPassesTheBounceToTheLastBall) {
+    const auto& [c, strike, timing] = GetParam();
+    WorldSettings settings = settingsFor(timing);
+    settings.gravity = vec3(0.0f);
+    settings.restitutionThreshold = strike.threshold;
+    World world(settings);
+    std::vector<BodyId> balls;
+    for (int i = 0; i < c.count; ++i) {
+        BodyDef def = chainBall(vec3(float(i) * (2.0f * kBallRadius + c.gap), 0.0f, 0.0f));
+        if (i == 0) def.linearVelocity = vec3(strike.speed, 0.0f, 0.0f);
+        balls.push_back(world.createBody(def));
+    }
+    const double v0 = strike.speed, p0 = v0, energy0 = 0.5 * v0 * v0;
+    const int steps = int(std::lround(1.0 / timing.dt));  // the chain ends within 20 ms; 1 s leaves them apart
+    for (int i = 0; i < steps; ++i) world.step();
+    expectCradleOutcome(world, balls, v0, p0, energy0, false);
+}
+
+const ChainCase kChains[] = {
+    {"six_touching", 6, 0.0f},
+    {"six_gap05mm", 6, 0.0005f},
+    {"six_gap3mm", 6, 0.003f},
+    {"three_touching", 3, 0.0f},  // [0, 0, v0], not [0, v0/2 .. v0, v0]
+};
+
+INSTANTIATE_TEST_SUITE_P(Rows, Chain,
+                         ::testing::Combine(::testing::ValuesIn(kChains), ::testing::ValuesIn(kStrikes),
+                                            ::testing::ValuesIn(kTimings)),
+                         [](const ::testing::TestParamInfo<std::tuple<ChainCase, Strike, Timing>>& p) {
+                             return std::string(std::get<0>(p.param).name) + "_" + std::get<1>(p.param).name +
+                                    "_" + std::get<2>(p.param).name;
+                         });
+
+class BallIntoRow : public ::testing::TestWithParam<std::tuple<Strike, Timing>> {};
+
+// On a frictionless floor (gravity on, mu 0): a ball slides from 0.5 m away
+// into a resting row of 3 touching balls. The struck ball and the middle ones
+// stop, the last leaves at v0 (tolerances as for the chains; momentum along x
+// only, the floor takes the vertical).
+TEST_P(BallIntoRow, LastBallLeavesAtStrikeSpeed) {
+    const auto& [strike, timing] = GetParam();
+    WorldSettings settings = settingsFor(timing);
+    settings.restitutionThreshold = strike.threshold;
+    World world(settings);
+    addGround(world, 0.0f, 1.0f);
+    std::vector<BodyId> balls;
+    BodyDef mover = chainBall(vec3(-2.0f * kBallRadius - 0.5f, kBallRadius, 0.0f));
+    mover.linearVelocity = vec3(strike.speed, 0.0f, 0.0f);
+    balls.push_back(world.createBody(mover));
+    for (int i = 0; i < 3; ++i) balls.push_back(world.createBody(chainBall(vec3(float(i) * 2.0f * kBallRadius, kBallRadius, 0.0f))));
+    const double v0 = strike.speed;
+    const int steps = int(std::lround((0.5 / v0 + 1.0) / timing.dt));
+    for (int i = 0; i < steps; ++i) world.step();
+    expectCradleOutcome(world, balls, v0, v0, 0.5 * v0 * v0, true);
+}
+
+const auto kBallIntoRowName = [](const ::testing::TestParamInfo<std::tuple<Strike, Timing>>& p) {
+    return std::string(std::get<0>(p.param).name) + "_" + std::get<1>(p.param).name;
+};
+INSTANTIATE_TEST_SUITE_P(Strikes, BallIntoRow,
+                         ::testing::Combine(::testing::ValuesIn(kStrikes), ::testing::Values(kTimings[1])),
+                         kBallIntoRowName);
+// Known to fail (issue 18, open): at dt 1/60 the ball arrives at the row
+// through a gap wider than kLinearSlop, inside the sub-steps, whose rigid
+// contacts share its momentum along the row before the impact stage after
+// them sees the arrival: [-0.125, -0.125, 0.5, 0.75] instead of [0, 0, 0, 1].
+INSTANTIATE_TEST_SUITE_P(DISABLED_StrikesAt60Hz, BallIntoRow,
+                         ::testing::Combine(::testing::ValuesIn(kStrikes), ::testing::Values(kTimings[0])),
+                         kBallIntoRowName);
+
+// ---------------------------------------------------------------- 6: a kicked box
+
+class KickedBox : public ::testing::TestWithParam<std::tuple<float, Timing>> {};
+
+// A 0.5 m box (1 kg, mu 0.3, mu_s as given) rests on the floor for 1 s, then
+// its velocity is set to 2 m/s along x through World::updateBody (as the Body
+// panel does). Kinetic friction decelerates it at mu g, so it slides
+// v^2 / (2 mu g) = 0.680 m whatever mu_s is: static friction holds a point at
+// rest and has no say once it slides. Tolerance 1 % (6.8 mm); semi-implicit
+// Euler's error is v h / 2 = 1.7 mm at dt 1/60 (h = dt / 10).
+TEST_P(KickedBox, SlidesKineticDistanceWhateverStaticFriction) {
+    const auto& [staticMu, timing] = GetParam();
+    const float mu = 0.3f, v0 = 2.0f;
+    World world(settingsFor(timing));
+    BodyDef ground;
+    ground.isStatic = true;
+    ground.shape = Shape::box(vec3(50.0f, 0.5f, 50.0f));
+    ground.position = vec3(0.0f, -0.5f, 0.0f);
+    ground.friction = mu;
+    ground.staticFriction = staticMu;
+    world.createBody(ground);
+    BodyDef box = boxDef(vec3(0.25f), 1.0f, vec3(0.0f, 0.25f, 0.0f));
+    box.friction = mu;
+    box.staticFriction = staticMu;
+    box.restitution = 0.0f;
+    const BodyId id = world.createBody(box);
+    const int second = int(std::lround(1.0 / timing.dt));
+    for (int i = 0; i < second; ++i) world.step();
+    ASSERT_LT(glm::length(world.body(id).linearVelocity), 1e-3f) << "the box should rest before the kick";
+
+    BodyDef kicked = world.bodyDef(id);
+    kicked.linearVelocity = vec3(v0, 0.0f, 0.0f);
+    ASSERT_FALSE(world.updateBody(id, kicked).has_value());
+    const float start = world.body(id).position.x;
+    for (int i = 0; i < 2 * second; ++i) world.step();  // stops after v / (mu g) = 0.68 s
+    const double g = gravityOf(world);
+    const double expected = double(v0) * v0 / (2.0 * mu * g);
+    EXPECT_CLOSED_FORM(world.body(id).position.x - start, expected, 0.01 * expected, "slide distance (m)");
+    EXPECT_LT(glm::length(world.body(id).linearVelocity), 1e-3f) << "the box should have stopped";
+}
+
+INSTANTIATE_TEST_SUITE_P(StaticFriction, KickedBox,
+                         ::testing::Combine(::testing::Values(0.3f, 0.6f, 1.0f), ::testing::ValuesIn(kTimings)),
+                         [](const ::testing::TestParamInfo<std::tuple<float, Timing>>& p) {
+                             return "muS" + std::to_string(int(std::lround(std::get<0>(p.param) * 10.0f))) +
+                                    "_" + std::get<1>(p.param).name;
+                         });
+
+// ---------------------------------------------------------------- 7: a block on a ramp
+
+struct Ramp {
+    World world;
+    BodyId block;
+    vec3 downhill{0.0f};
+    float theta = 0.0f;
+};
+
+/// A ramp tilted by theta about z (top face through the origin) and a 0.5 m
+/// block (1 kg, e 0) at rest with its bottom `lift` above the ramp.
+Ramp makeRamp(const Timing& timing, float thetaDegrees, float mu, float staticMu, float lift) {
+    Ramp s{World(settingsFor(timing)), {}, vec3(0.0f), glm::radians(thetaDegrees)};
+    const quat tilt = glm::angleAxis(s.theta, vec3(0.0f, 0.0f, 1.0f));
+    BodyDef ramp;
+    ramp.isStatic = true;
+    ramp.shape = Shape::box(vec3(50.0f, 0.5f, 5.0f));
+    ramp.orientation = tilt;
+    ramp.position = rotate(tilt, vec3(0.0f, -0.5f, 0.0f));
+    ramp.friction = mu;
+    ramp.staticFriction = staticMu;
+    ramp.restitution = 0.0f;
+    s.world.createBody(ramp);
+    s.downhill = rotate(tilt, vec3(-1.0f, 0.0f, 0.0f));
+    BodyDef block = boxDef(vec3(0.25f), 1.0f, rotate(tilt, vec3(0.0f, 0.25f + lift, 0.0f)));
+    block.orientation = tilt;
+    block.friction = mu;
+    block.staticFriction = staticMu;
+    block.restitution = 0.0f;
+    s.block = s.world.createBody(block);
+    return s;
+}
+
+double travel(const Ramp& s) { return glm::dot(s.world.body(s.block).position, s.downhill); }
+double speed(const Ramp& s) { return glm::dot(s.world.body(s.block).linearVelocity, s.downhill); }
+void run(Ramp& s, double seconds) {
+    const int steps = int(std::lround(seconds / s.world.settings().timestep));
+    for (int i = 0; i < steps; ++i) s.world.step();
+}
+void push(Ramp& s, float speedDownhill) {
+    BodyDef def = s.world.bodyDef(s.block);
+    def.linearVelocity = speedDownhill * s.downhill;
+    ASSERT_FALSE(s.world.updateBody(s.block, def).has_value());
+}
+
+class RampFriction : public ::testing::TestWithParam<Timing> {};
+
+// theta 20 deg, mu 0.3 < tan theta = 0.364 < mu_s 0.5. Dropped from 2 cm
+// (arrives at 0.63 m/s, 0.21 m/s of it along the slope), e = 0: the impact's
+// stopping tangential impulse is tan(theta) j_n < mu_s j_n, so it sticks on
+// landing, and static friction holds it. "Stays put": less than 1 mm of travel
+// between 0.5 s and 2.5 s after release.
+// Known to fail (issue 18, open): 0.63 m/s is below the restitution threshold,
+// so the landing is no impact but the sub-steps' business, and their friction
+// under the stopping impulse is lost when the next sub-step takes it back; the
+// block leaves the landing sliding at 0.17 m/s and accelerates (2 m in 2 s).
+TEST_P(RampFriction, DISABLED_BlockDroppedOnRampBetweenKineticAndStaticStaysPut) {
+    Ramp s = makeRamp(GetParam(), 20.0f, 0.3f, 0.5f, 0.02f);
+    run(s, 0.5);
+    const double start = travel(s);
+    std::printf("[ measured ] %s: speed along the slope 0.5 s after release %.4f m/s\n", currentTestName().c_str(),
+                speed(s));
+    run(s, 2.0);
+    EXPECT_CLOSED_FORM(travel(s) - start, 0.0, 0.001, "travel in 2 s after settling (m)");
+}
+
+// Same ramp, the block released on its surface at rest (held by mu_s), then
+// pushed down the slope at 1 m/s: it slides with kinetic friction from the
+// first moment, a = g (sin theta - mu cos theta) = 0.590 m/s^2, measured as the
+// change of speed over the 0.5 s after the push. Semi-implicit Euler is exact
+// for a constant force, so the tolerance is 1 % (float rounding and the
+// four-point friction solve); static friction kept for one step after the push
+// at dt 1/60 would take (mu_s - mu) g cos theta dt = 0.031 m/s, 10 % of a t.
+TEST_P(RampFriction, PushedBlockAcceleratesAtKineticRate) {
+    Ramp s = makeRamp(GetParam(), 20.0f, 0.3f, 0.5f, 0.0f);
+    const double start = travel(s);
+    run(s, 0.5);
+    ASSERT_LT(std::fabs(travel(s) - start), 0.001) << "the block should rest before the push";
+    push(s, 1.0f);
+    const double v0 = speed(s);
+    run(s, 0.5);
+    const double g = gravityOf(s.world);
+    const double expected = g * (std::sin(s.theta) - 0.3 * std::cos(s.theta));
+    EXPECT_CLOSED_FORM((speed(s) - v0) / 0.5, expected, 0.01 * expected, "acceleration (m/s^2)");
+}
+
+// theta 10 deg, tan theta = 0.176 < mu 0.3 (mu_s 0.5). Released on the surface,
+// at rest; pushed down the slope at 1 m/s it decelerates at
+// a = g (mu cos theta - sin theta) = 1.195 m/s^2 and stops after v^2 / (2a)
+// = 0.418 m (tolerance 1 %, 4.2 mm; Euler's v h / 2 is under 1 mm), then sticks:
+// less than 1 mm of travel in the next 2 s.
+TEST_P(RampFriction, DeceleratingBlockStopsAtClosedFormDistanceAndSticks) {
+    Ramp s = makeRamp(GetParam(), 10.0f, 0.3f, 0.5f, 0.0f);
+    run(s, 0.5);
+    push(s, 1.0f);
+    const double start = travel(s);
+    const double g = gravityOf(s.world);
+    const double a = g * (0.3 * std::cos(s.theta) - std::sin(s.theta));
+    // Step until it stops (speed along the slope under 1 mm/s), at most 3 s.
+    const int maxSteps = int(std::lround(3.0 / GetParam().dt));
+    int stopStep = -1;
+    for (int i = 1; i <= maxSteps && stopStep < 0; ++i) {
+        s.world.step();
+        if (speed(s) < 0.001) stopStep = i;
+    }
+    ASSERT_GT(stopStep, 0) << "the block did not stop within 3 s";
+    const double stopped = travel(s);
+    EXPECT_CLOSED_FORM(stopped - start, 1.0 / (2.0 * a), 0.01 / (2.0 * a), "stopping distance (m)");
+    EXPECT_CLOSED_FORM(stopStep * GetParam().dt, 1.0 / a, 0.01 / a + GetParam().dt, "stopping time (s)");
+    run(s, 2.0);
+    EXPECT_CLOSED_FORM(travel(s) - stopped, 0.0, 0.001, "creep in 2 s after stopping (m)");
+}
+
+INSTANTIATE_TEST_SUITE_P(Timings, RampFriction, ::testing::ValuesIn(kTimings),
+                         [](const ::testing::TestParamInfo<Timing>& p) { return std::string(p.param.name); });
+
+}  // namespace
+}  // namespace impulse::test
