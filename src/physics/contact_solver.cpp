@@ -862,26 +862,20 @@ void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, 
 
 namespace {
 
-// One body's move over a sub-step, for bodies with non-isotropic inertia (the
-// L-preserving rotation, in double) and for a chunk that has one of them.
-void integrateSolverBody(SolverBody& solverBody, const Body& body, bool gyroscopic, float h) {
+// The move over a sub-step of a body whose inertia is not isotropic: the
+// L-preserving rotation, in double.
+void integrateGyroscopicBody(SolverBody& solverBody, const Body& body, float h) {
     solverBody.deltaPosition += h * (solverBody.linearVelocity + solverBody.pushLinearVelocity);
-    if (gyroscopic) {
-        if (solverBody.pushAngularVelocity != vec3(0.0f)) {
-            // The push turns the body and its spin with it: the spin's energy
-            // depends on w in the body frame, and a w left behind by the turn
-            // gained up to 1 % of it in one step.
-            const quat before = solverBody.orientation;
-            solverBody.orientation = rotateBy(before, solverBody.pushAngularVelocity, h);
-            const quat turn = solverBody.orientation * glm::conjugate(before);
-            solverBody.angularVelocity = impulse::rotate(turn, solverBody.angularVelocity);
-        }
-        rotateRigidBody(solverBody.orientation, solverBody.angularVelocity, body.inertiaBody, h);
-    } else {
-        // First order is plenty over a sub-step (error O((w h)^3)) and skips the trigonometry.
-        solverBody.orientation = integrateOrientation(
-            solverBody.orientation, solverBody.angularVelocity + solverBody.pushAngularVelocity, h);
+    if (solverBody.pushAngularVelocity != vec3(0.0f)) {
+        // The push turns the body and its spin with it: the spin's energy
+        // depends on w in the body frame, and a w left behind by the turn
+        // gained up to 1 % of it in one step.
+        const quat before = solverBody.orientation;
+        solverBody.orientation = rotateBy(before, solverBody.pushAngularVelocity, h);
+        const quat turn = solverBody.orientation * glm::conjugate(before);
+        solverBody.angularVelocity = impulse::rotate(turn, solverBody.angularVelocity);
     }
+    rotateRigidBody(solverBody.orientation, solverBody.angularVelocity, body.inertiaBody, h);
     solverBody.pushLinearVelocity = vec3(0.0f);
     solverBody.pushAngularVelocity = vec3(0.0f);
     // After the turn: the L-preserving rotation recomputes w, which may exceed the cap.
@@ -927,8 +921,9 @@ void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slot
 
 void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h,
                               ThreadTeam& team, int member) {
-    // Isotropic bodies turn at constant w, kSimdWidth at a time; a chunk with a
-    // body that conserves L while it turns goes one body at a time.
+    // kSimdWidth bodies at a time. Every isotropic body takes the lane step,
+    // whichever chunk it is in: the chunks depend on the width, and the result
+    // must not. The others then move from their state before the chunk.
     const size_t slotCount = data.bodies.size();
     const ThreadTeam::Share chunks = team.share((slotCount - 1 + kSimdWidth - 1) / kSimdWidth, member);
     std::vector<uint32_t>::const_iterator gyroscopic = std::lower_bound(
@@ -936,18 +931,23 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     for (size_t chunk = chunks.begin; chunk < chunks.end; ++chunk) {
         const size_t first = 1 + chunk * kSimdWidth;
         const size_t last = std::min(first + kSimdWidth, slotCount);
-        if (gyroscopic != data.gyroscopicSlots.end() && *gyroscopic < last) {
-            for (size_t slot = first; slot < last; ++slot) {
-                const bool turnsWithL = gyroscopic != data.gyroscopicSlots.end() && *gyroscopic == slot;
-                if (turnsWithL) ++gyroscopic;
-                integrateSolverBody(data.bodies[slot], bodies[data.bodyOfSlot[slot]], turnsWithL, h);
-            }
-            continue;
-        }
         // Lanes past the last body repeat it: the same values are stored twice.
         uint32_t slots[kSimdWidth];
         for (int lane = 0; lane < kSimdWidth; ++lane) slots[lane] = uint32_t(std::min(first + lane, last - 1));
+        const std::vector<uint32_t>::const_iterator chunkGyroscopic = gyroscopic;
+        while (gyroscopic != data.gyroscopicSlots.end() && *gyroscopic < last) ++gyroscopic;
+        if (chunkGyroscopic == gyroscopic) {
+            integrateSolverBodies(data.bodies, slots, h);
+            continue;
+        }
+        SolverBody before[kSimdWidth];
+        for (auto slot = chunkGyroscopic; slot != gyroscopic; ++slot) before[slot - chunkGyroscopic] = data.bodies[*slot];
         integrateSolverBodies(data.bodies, slots, h);
+        for (auto slot = chunkGyroscopic; slot != gyroscopic; ++slot) {
+            SolverBody& solverBody = data.bodies[*slot];
+            solverBody = before[slot - chunkGyroscopic];
+            integrateGyroscopicBody(solverBody, bodies[data.bodyOfSlot[*slot]], h);
+        }
     }
     team.sync();
     // A body whose inertia is not isotropic turns its tensor with it (see followsTurn).
@@ -1045,7 +1045,7 @@ namespace {
 // Turns a body by a position correction's rotation vector, applied as a
 // unit-time quaternion step; the rotation matrix follows, for the next point.
 // A body whose spin's energy depends on its orientation turns its spin with it
-// (as in integrateSolverBody); the others keep w exactly.
+// (as in integrateGyroscopicBody); the others keep w exactly.
 void turnByCorrection(Body& body, const vec3& rotation) {
     const quat before = body.orientation;
     body.orientation = integrateOrientation(before, rotation, 1.0f);
