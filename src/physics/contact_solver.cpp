@@ -337,35 +337,43 @@ AxisW computeAxis(const Vec3W& rA, const Vec3W& rB, const Vec3W& d, const Mat3W&
     return axis;
 }
 
-// Where a batch's turn vectors I^-1 (r x d) come from: the batch's
-// BatchPointTurns, or (every body isotropic, or static) the bodies' scalar
-// inverse inertia times r x d. The world tensor of an isotropic body is that
-// scalar times the identity exactly (worldInverseInertia), so both give what
-// computeAxis found, up to the sign of a zero.
+// Where a batch's turn vectors I^-1 (r x d) come from: for an isotropic body,
+// its scalar inverse inertia times r x d (its world tensor is that scalar
+// times the identity exactly, worldInverseInertia); for the others, the
+// batch's BatchPointTurns (ContactBatch::followsTurn). An isotropic body takes
+// the scalar form in every batch: whether its batch follows the turn depends
+// on the lane width, and the two forms round differently.
 struct TurnSource {
     const BatchPointTurns* turns;  ///< the batch's first point's, or null
-    FloatW inverseInertiaA, inverseInertiaB;
+    FloatW inverseInertiaA, inverseInertiaB;  ///< 0 in a lane whose body is not isotropic (or static)
     AxisW axis(const Vec3W& rAxD, const Vec3W& rBxD, FloatW mass, int point, int direction) const {
+        AxisW axis{rAxD, rBxD, inverseInertiaA * rAxD, inverseInertiaB * rBxD, mass};
         if (turns != nullptr) {
             const BatchPointTurns& t = turns[point];
-            return {rAxD, rBxD, load(t.turnA[direction]), load(t.turnB[direction]), mass};
+            axis.turnA = select(isotropic(inverseInertiaA), axis.turnA, load(t.turnA[direction]));
+            axis.turnB = select(isotropic(inverseInertiaB), axis.turnB, load(t.turnB[direction]));
         }
-        return {rAxD, rBxD, inverseInertiaA * rAxD, inverseInertiaB * rBxD, mass};
+        return axis;
     }
     /// What the point's impulses (normal and tangent, together `impulse`) do to
     /// A's and B's angular velocities, before the minus for A: I^-1 (r x impulse).
     std::pair<Vec3W, Vec3W> turnsBy(const BatchPoint& p, int point, const Vec3W& impulse,
                                     FloatW normalImpulse, FloatW tangentImpulse0,
                                     FloatW tangentImpulse1) const {
+        Vec3W turnA = inverseInertiaA * cross(load(p.rA), impulse);
+        Vec3W turnB = inverseInertiaB * cross(load(p.rB), impulse);
         if (turns != nullptr) {
             const BatchPointTurns& t = turns[point];
-            return {normalImpulse * load(t.turnA[0]) + tangentImpulse0 * load(t.turnA[1]) +
-                        tangentImpulse1 * load(t.turnA[2]),
-                    normalImpulse * load(t.turnB[0]) + tangentImpulse0 * load(t.turnB[1]) +
-                        tangentImpulse1 * load(t.turnB[2])};
+            const Vec3W tensorA = normalImpulse * load(t.turnA[0]) + tangentImpulse0 * load(t.turnA[1]) +
+                                  tangentImpulse1 * load(t.turnA[2]);
+            const Vec3W tensorB = normalImpulse * load(t.turnB[0]) + tangentImpulse0 * load(t.turnB[1]) +
+                                  tangentImpulse1 * load(t.turnB[2]);
+            turnA = select(isotropic(inverseInertiaA), turnA, tensorA);
+            turnB = select(isotropic(inverseInertiaB), turnB, tensorB);
         }
-        return {inverseInertiaA * cross(load(p.rA), impulse), inverseInertiaB * cross(load(p.rB), impulse)};
+        return {turnA, turnB};
     }
+    static FloatW isotropic(FloatW inverseInertia) { return greater(inverseInertia, splat(0.0f)); }
 };
 
 BatchPointTurns* turnsOf(ContactSolverData& data, const ContactBatch& batch) {

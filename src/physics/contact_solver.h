@@ -159,8 +159,8 @@ struct ImpactSeed {
 /// fit in the caches and the sweeps run at the speed of memory, so they hold
 /// only what cannot be computed again for less: the sweeps work out the
 /// friction axes' r x t from the lever arms, and the turn vectors I^-1 (r x d)
-/// as SolverBody::inverseInertia times r x d (in a batch with a body whose
-/// inertia is not isotropic, from BatchPointTurns). The sweeps read nearly all
+/// as SolverBody::inverseInertia times r x d (for a body whose inertia is not
+/// isotropic, from its batch's BatchPointTurns). The sweeps read nearly all
 /// of it; the once-a-sub-step passes read parts, each kept to as few cache
 /// lines as it fills: the move writes the first line, the warm start reads the
 /// next five. A lane whose manifold has fewer points holds zeros here, which
