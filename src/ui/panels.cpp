@@ -546,6 +546,14 @@ void Panels::contactWindow(World& world) {
     ImGui::TextColored(c.sticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",
                        c.sticking ? "STICKS: |j_t| < mu j_n (inside the cone)"
                                   : "SLIPS: |j_t| = mu j_n (on the cone)");
+    // The impact's own impulses: the step totals above add the resting solve's.
+    if (c.impactNormalImpulse > 0.0f) {
+        ImGui::Text("IMPACT: j_n %.5f N s, |j_t| %.5f N s", static_cast<double>(c.impactNormalImpulse),
+                    static_cast<double>(glm::length(c.impactFrictionImpulse)));
+        ImGui::TextColored(c.impactSticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",
+                           c.impactSticking ? "impact friction stops the slip (fits in mu_s j_n)"
+                                            : "impact friction slides: |j_t| = mu j_n");
+    }
     ImGui::End();
 }
 
