@@ -5,6 +5,8 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include <optional>
+
 namespace impulse::test {
 
 inline WorldSettings zeroGravity() {
@@ -14,7 +16,8 @@ inline WorldSettings zeroGravity() {
 }
 
 /// A static box whose top face is the plane y = 0 (or tilted by `orientation`).
-inline BodyId addGround(World& world, float friction, float restitution, const quat& orientation = quat(1, 0, 0, 0)) {
+inline BodyId addGround(World& world, float friction, float restitution, const quat& orientation = quat(1, 0, 0, 0),
+                        std::optional<float> staticFriction = std::nullopt) {
     BodyDef def;
     def.name = "ground";
     def.isStatic = true;
@@ -23,6 +26,7 @@ inline BodyId addGround(World& world, float friction, float restitution, const q
     def.position = rotate(orientation, vec3(0.0f, -0.5f, 0.0f));
     def.friction = friction;
     def.restitution = restitution;
+    def.staticFriction = staticFriction;
     return world.createBody(def);
 }
 

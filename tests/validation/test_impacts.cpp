@@ -561,15 +561,7 @@ struct Ramp {
 Ramp makeRamp(const Timing& timing, float thetaDegrees, float mu, float staticMu, float lift) {
     Ramp s{World(settingsFor(timing)), {}, vec3(0.0f), glm::radians(thetaDegrees)};
     const quat tilt = glm::angleAxis(s.theta, vec3(0.0f, 0.0f, 1.0f));
-    BodyDef ramp;
-    ramp.isStatic = true;
-    ramp.shape = Shape::box(vec3(50.0f, 0.5f, 5.0f));
-    ramp.orientation = tilt;
-    ramp.position = rotate(tilt, vec3(0.0f, -0.5f, 0.0f));
-    ramp.friction = mu;
-    ramp.staticFriction = staticMu;
-    ramp.restitution = 0.0f;
-    s.world.createBody(ramp);
+    addGround(s.world, mu, 0.0f, tilt, staticMu);
     s.downhill = rotate(tilt, vec3(-1.0f, 0.0f, 0.0f));
     BodyDef block = boxDef(vec3(0.25f), 1.0f, rotate(tilt, vec3(0.0f, 0.25f + lift, 0.0f)));
     block.orientation = tilt;
