@@ -359,11 +359,12 @@ private:
             const auto movedLastRound = [&](uint32_t slot) {
                 return slot != 0 && data_.impactRound[slot] != kNever && data_.impactRound[slot] + 1 >= round;
             };
+            ImpactEvent event;  // reused: most candidates strike nothing
             for (size_t m = 0; m < data_.constraints.size(); ++m) {
                 const ContactConstraint& c = data_.constraints[m];
                 if (!movedLastRound(c.a) && !movedLastRound(c.b)) continue;
-                ImpactEvent event;
                 event.constraint = uint32_t(m);
+                event.pointCount = 0;
                 for (int i = 0; i < c.pointCount; ++i) {
                     if (!touching(c, i)) continue;
                     const auto [rA, rB] = surfaceArms(c, pointOf(data_, c, i));
