@@ -34,10 +34,13 @@ inline constexpr float kMaxPositionCorrection = 0.2f;
 // axes follow no slip direction, and the point counts as sticking (m/s).
 inline constexpr float kStickSpeed = 0.01f;
 
-// Sequential-impulse sweeps over the points of one impact (1): one point of a
-// sphere is exact after the first; the rest settle the coupling between a
+// Most sequential-impulse sweeps over the points of one impact (1): one point
+// of a sphere is exact after the first; the rest settle the coupling between a
 // box's points and between normal and friction through its inertia.
 inline constexpr int kImpactSweeps = 10;
+// An impact's sweeps stop early once one changes no impulse by more than this
+// fraction of the largest (1): 1e-5 of a bounce's impulse is a few um/s.
+inline constexpr float kImpactConvergence = 1.0e-5f;
 
 // Rounds of impacts set off by impacts in one impact stage (1): a row of N
 // touching balls passes a strike along in at most N - 1. What is still

@@ -252,7 +252,10 @@ struct ContactSolverData {
     std::vector<uint32_t> laneOfConstraint;  ///< per constraint: its batch * kSimdWidth + its lane
     std::vector<uint8_t> lanePoints;        ///< per batch lane: its manifold's point count, 0 if empty
     std::vector<uint32_t> impactGroup;      ///< scratch of the impact energy limit: union-find parent per slot
-    std::vector<uint32_t> impactRound;      ///< scratch of an impact stage: per slot, the last round an impact moved it
+    std::vector<uint8_t> impactMoved;       ///< scratch of an impact stage: per slot, an impact moved it
+    /// Scratch of an impact stage's chains: the constraints of each slot,
+    /// impactContacts[impactContactStart[slot] .. impactContactStart[slot + 1]).
+    std::vector<uint32_t> impactContactStart, impactContacts;
     std::vector<uint8_t> correctedBodies;   ///< scratch of the position passes: per body, moved by them
 };
 

@@ -67,19 +67,20 @@ struct ImpactEvent {
 // slip if it fits in mu_s j_n (stick), else mu j_n against the slip (slide).
 // One point of a sphere: the first sweep gives the textbook single impulse;
 // the others settle the coupling between the points and directions of a body
-// whose inertia couples them.
+// whose inertia couples them, until a sweep changes no impulse by more than
+// kImpactConvergence of the largest (at most kImpactSweeps).
 void solveEvent(ContactSolverData& data, ImpactEvent& event, float targetScale) {
     const ContactConstraint& c = data.constraints[event.constraint];
     SolverBody& a = data.bodies[c.a];
     SolverBody& b = data.bodies[c.b];
     for (int sweep = 0; sweep < kImpactSweeps; ++sweep) {
+        float largestChange = 0.0f, largestImpulse = 0.0f;
         for (int k = 0; k < event.pointCount; ++k) {
             EventPoint& p = event.points[k];
             const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
             const float total =
                 std::max(p.normalImpulse - p.normal.mass * (normalVelocity - targetScale * p.target), 0.0f);
             applyAlong(a, b, c.normal, p.normal, total - p.normalImpulse);
-            p.normalImpulse = total;
             const float slip0 = axisVelocity(a, b, c.tangent[0], p.tangent[0]);
             const float slip1 = axisVelocity(a, b, c.tangent[1], p.tangent[1]);
             float total0 = p.tangentImpulse[0] - p.tangent[0].mass * slip0;
@@ -95,9 +96,14 @@ void solveEvent(ContactSolverData& data, ImpactEvent& event, float targetScale) 
             }
             applyAlong(a, b, c.tangent[0], p.tangent[0], total0 - p.tangentImpulse[0]);
             applyAlong(a, b, c.tangent[1], p.tangent[1], total1 - p.tangentImpulse[1]);
+            largestChange = std::max({largestChange, std::fabs(total - p.normalImpulse),
+                                      std::fabs(total0 - p.tangentImpulse[0]), std::fabs(total1 - p.tangentImpulse[1])});
+            largestImpulse = std::max(largestImpulse, total);
+            p.normalImpulse = total;
             p.tangentImpulse[0] = total0;
             p.tangentImpulse[1] = total1;
         }
+        if (largestChange <= kImpactConvergence * largestImpulse) return;
     }
 }
 
@@ -264,7 +270,7 @@ class ImpactStageRun {
 public:
     ImpactStageRun(ContactSolverData& data, const std::vector<Body>& bodies, const ImpactRules& rules)
         : data_(data), bodies_(bodies), rules_(rules) {
-        data_.impactRound.assign(data_.bodies.size(), kNever);
+        data_.impactMoved.assign(data_.bodies.size(), 0);
         data_.impactGroup.assign(data_.bodies.size(), ImpactGroups::kOutside);
     }
 
@@ -276,7 +282,6 @@ public:
     }
 
 private:
-    static constexpr uint32_t kNever = ~0u;
     bool after() const { return rules_.stage == ImpactStage::AfterSubSteps; }
 
     // Each body's arm to its own surface point (detection gives the point
@@ -312,19 +317,19 @@ private:
         return p;
     }
 
-    void touch(uint32_t slot, uint32_t round) {
+    void touch(uint32_t slot) {
         if (slot == 0) return;
-        if (data_.impactRound[slot] == kNever) {
-            moved_.push_back(slot);
-            before_.push_back({data_.bodies[slot].linearVelocity, data_.bodies[slot].angularVelocity});
-        }
-        data_.impactRound[slot] = round;
+        struck_.push_back(slot);
+        if (data_.impactMoved[slot]) return;
+        data_.impactMoved[slot] = 1;
+        moved_.push_back(slot);
+        before_.push_back({data_.bodies[slot].linearVelocity, data_.bodies[slot].angularVelocity});
     }
 
-    void addEvent(ImpactEvent& event, uint32_t round) {
+    void addEvent(ImpactEvent& event) {
         const ContactConstraint& c = data_.constraints[event.constraint];
-        touch(c.a, round);
-        touch(c.b, round);
+        touch(c.a);
+        touch(c.b);
         solveEvent(data_, event, 1.0f);
         events_.push_back(event);
     }
@@ -339,7 +344,7 @@ private:
             for (; k < seeds.size() && seeds[k].constraint == event.constraint; ++k) {
                 event.points[event.pointCount++] = makePoint(c, seeds[k].point, seeds[k].arrivalVelocity, true);
             }
-            addEvent(event, 0);
+            addEvent(event);
         }
     }
 
@@ -350,20 +355,26 @@ private:
 
     // Chains: a touching point of a body an impact moved in the last round
     // that now approaches faster than the threshold is struck in turn, with
-    // that approach as its arrival speed (a cradle passes the ball along).
-    // Rounds end when no such point is left; past kMaxImpactRounds the rest
-    // is left to the sub-steps' rigid contacts.
+    // that approach as its arrival speed (a cradle passes the ball along),
+    // the candidates of a round in constraint order. Rounds end when no such
+    // point is left; past kMaxImpactRounds the rest is left to the sub-steps'
+    // rigid contacts.
     void propagate() {
-        for (uint32_t round = 1; round <= kMaxImpactRounds; ++round) {
-            bool struck = false;
-            const auto movedLastRound = [&](uint32_t slot) {
-                return slot != 0 && data_.impactRound[slot] != kNever && data_.impactRound[slot] + 1 >= round;
-            };
-            ImpactEvent event;  // reused: most candidates strike nothing
-            for (size_t m = 0; m < data_.constraints.size(); ++m) {
+        listContactsBySlot();
+        std::vector<uint32_t> candidates;
+        ImpactEvent event;  // reused: most candidates strike nothing
+        for (int round = 1; round <= kMaxImpactRounds && !struck_.empty(); ++round) {
+            candidates.clear();
+            for (const uint32_t slot : struck_) {
+                candidates.insert(candidates.end(), data_.impactContacts.begin() + data_.impactContactStart[slot],
+                                  data_.impactContacts.begin() + data_.impactContactStart[slot + 1]);
+            }
+            std::sort(candidates.begin(), candidates.end());
+            candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+            struck_.clear();
+            for (const uint32_t m : candidates) {
                 const ContactConstraint& c = data_.constraints[m];
-                if (!movedLastRound(c.a) && !movedLastRound(c.b)) continue;
-                event.constraint = uint32_t(m);
+                event.constraint = m;
                 event.pointCount = 0;
                 for (int i = 0; i < c.pointCount; ++i) {
                     if (!touching(c, i)) continue;
@@ -372,11 +383,26 @@ private:
                     const float approach = axisVelocity(data_.bodies[c.a], data_.bodies[c.b], c.normal, normal);
                     if (approach < -rules_.threshold) event.points[event.pointCount++] = makePoint(c, i, approach, false);
                 }
-                if (event.pointCount == 0) continue;
-                addEvent(event, round);
-                struck = true;
+                if (event.pointCount > 0) addEvent(event);
             }
-            if (!struck) return;
+        }
+    }
+
+    // The constraints of each dynamic slot (counting sort), for the chains.
+    void listContactsBySlot() {
+        std::vector<uint32_t>& start = data_.impactContactStart;
+        std::vector<uint32_t>& contacts = data_.impactContacts;
+        start.assign(data_.bodies.size() + 1, 0);
+        for (const ContactConstraint& c : data_.constraints) {
+            ++start[c.a + 1];
+            ++start[c.b + 1];
+        }
+        for (size_t slot = 0; slot + 1 < start.size(); ++slot) start[slot + 1] += start[slot];
+        contacts.resize(start.back());
+        std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+        for (size_t m = 0; m < data_.constraints.size(); ++m) {
+            contacts[fill[data_.constraints[m].a]++] = uint32_t(m);
+            contacts[fill[data_.constraints[m].b]++] = uint32_t(m);
         }
     }
 
@@ -462,6 +488,7 @@ private:
     const ImpactRules& rules_;
     std::vector<ImpactEvent> events_;
     std::vector<uint32_t> moved_;     ///< slots an impact moved, in the order first moved
+    std::vector<uint32_t> struck_;    ///< slots an impact moved in the current round (repeats allowed)
     std::vector<SlotMotion> before_;  ///< their velocities before the stage, parallel
 };
 
