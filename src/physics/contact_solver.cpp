@@ -1030,8 +1030,9 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
             // At the points' offsets from the start of the step, as the solver saw them.
             report.rA = p.rA;
             report.rB = p.rB;
-            const vec3 velocity = (b.linearVelocity + glm::cross(b.angularVelocity, p.rB)) -
-                                  (a.linearVelocity + glm::cross(a.angularVelocity, p.rA));
+            const auto [rA, rB] = surfaceArms(c, p);
+            const vec3 velocity = (b.linearVelocity + glm::cross(b.angularVelocity, rB)) -
+                                  (a.linearVelocity + glm::cross(a.angularVelocity, rA));
             report.normalVelocityAfter = glm::dot(velocity, c.normal);
             report.targetVelocity = p.restitutionTarget;
             // Friction held the point if it pushed and ends the step not sliding.

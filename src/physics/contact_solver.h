@@ -26,6 +26,7 @@
 #include "physics/thread_team.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace impulse {
@@ -258,6 +259,16 @@ struct ContactSolverData {
     std::vector<uint32_t> impactContactStart, impactContacts;
     std::vector<uint8_t> correctedBodies;   ///< scratch of the position passes: per body, moved by them
 };
+
+/// Each body's arm to its own surface point of constraint point p (detection
+/// gives the point midway between the surfaces): where the surfaces meet once
+/// a gap has closed. The shift is along n, so r x n is the sub-steps'; from the
+/// midpoint a sphere's arm for friction was longer by half the gap (12 % more
+/// spin for a 5 cm gap), and its rolling looked like slipping.
+inline std::pair<vec3, vec3> surfaceArms(const ContactConstraint& c, const ConstraintPoint& p) {
+    const vec3 halfGap = 0.5f * p.separation * c.normal;
+    return {p.rA - halfGap, p.rB + halfGap};
+}
 
 /// Point i of constraint c.
 inline ConstraintPoint& pointOf(ContactSolverData& data, const ContactConstraint& c, int i) {

@@ -284,16 +284,6 @@ public:
 private:
     bool after() const { return rules_.stage == ImpactStage::AfterSubSteps; }
 
-    // Each body's arm to its own surface point (detection gives the point
-    // midway between the surfaces): where the surfaces meet once the gap has
-    // closed. The shift is along n, so r x n, and the normal impulse, are
-    // those of the sub-steps; from the midpoint a sphere's friction arm was
-    // longer by half the gap (12 % more spin for a 5 cm gap).
-    std::pair<vec3, vec3> surfaceArms(const ContactConstraint& c, const ConstraintPoint& cp) const {
-        const vec3 halfGap = 0.5f * cp.separation * c.normal;
-        return {cp.rA - halfGap, cp.rB + halfGap};
-    }
-
     EventPoint makePoint(const ContactConstraint& c, int i, float arrivalVelocity, bool seed) const {
         const ConstraintPoint& cp = pointOf(data_, c, i);
         EventPoint p;

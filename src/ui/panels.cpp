@@ -514,6 +514,14 @@ void Panels::contactWindow(World& world) {
     ImGui::Text("%s -> %s", bodyLabel(world, c.bodyA).c_str(), bodyLabel(world, c.bodyB).c_str());
     ImGui::SameLine();
     ImGui::TextColored(kDimColor, "feature %u%s", c.featureId, c.warmStarted ? ", warm started" : "");
+    // The impact's own impulses (the step totals below add the resting solve's), on top where it shows.
+    if (c.impactNormalImpulse > 0.0f) {
+        const ImVec4 color = c.impactSticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f);
+        ImGui::TextColored(color, "IMPACT j_n %.4f  |j_t| %.4f N s", static_cast<double>(c.impactNormalImpulse),
+                           static_cast<double>(glm::length(c.impactFrictionImpulse)));
+        ImGui::TextColored(color, "%s", c.impactSticking ? "  friction sticks: |j_t| <= mu_s j_n"
+                                                         : "  friction slides: |j_t| = mu j_n");
+    }
     ImGui::TextColored(kDimColor, "j = -(v_rel.n - target) / k_n");
     ImGui::TextColored(kDimColor, "k_n = 1/m_A + 1/m_B + ang_A + ang_B");
     ImGui::TextColored(kDimColor, "ang_X = n.[(I_X^-1 (r_X x n)) x r_X]");
@@ -546,14 +554,6 @@ void Panels::contactWindow(World& world) {
     ImGui::TextColored(c.sticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",
                        c.sticking ? "STICKS: |j_t| < mu j_n (inside the cone)"
                                   : "SLIPS: |j_t| = mu j_n (on the cone)");
-    // The impact's own impulses: the step totals above add the resting solve's.
-    if (c.impactNormalImpulse > 0.0f) {
-        ImGui::Text("IMPACT: j_n %.5f N s, |j_t| %.5f N s", static_cast<double>(c.impactNormalImpulse),
-                    static_cast<double>(glm::length(c.impactFrictionImpulse)));
-        ImGui::TextColored(c.impactSticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",
-                           c.impactSticking ? "impact friction stops the slip (fits in mu_s j_n)"
-                                            : "impact friction slides: |j_t| = mu j_n");
-    }
     ImGui::End();
 }
 
