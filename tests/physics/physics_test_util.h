@@ -71,16 +71,21 @@ inline ::testing::AssertionResult sameDef(const BodyDef& a, const BodyDef& b) {
     return same ? ::testing::AssertionSuccess() : ::testing::AssertionFailure() << "definitions differ";
 }
 
+/// A static box named "ground", 2 halfWidth m square and 1 m thick, whose top face is the plane y = 0.
+inline BodyDef groundDef(float halfWidth) {
+    BodyDef ground;
+    ground.name = "ground";
+    ground.isStatic = true;
+    ground.shape = Shape::box(vec3(halfWidth, 0.5f, halfWidth));
+    ground.position = vec3(0.0f, -0.5f, 0.0f);
+    return ground;
+}
+
 // A small scene that has contacts, friction, rotation and warm starting: a
 // ground, a tilted box falling on it and a sphere rolling into the box.
 inline World makeScene() {
     World world;
-    BodyDef ground;
-    ground.name = "ground";
-    ground.isStatic = true;
-    ground.shape = Shape::box(vec3(10.0f, 0.5f, 10.0f));
-    ground.position = vec3(0.0f, -0.5f, 0.0f);
-    world.createBody(ground);
+    world.createBody(groundDef(10.0f));
     BodyDef box;
     box.name = "box";
     box.mass = 2.0f;

@@ -4,6 +4,7 @@
 // the exact result of a mixed pile to one committed hash, and scripts/dev.sh
 // test runs it in its AVX2 build and in an SSE2 build.
 #include "physics/world.h"
+#include "physics_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -39,11 +40,7 @@ float between(float low, float high, uint32_t body, uint32_t field) {
 // different places of the 4- and 8-wide chunks and batches.
 World buildMixedPile() {
     World world;
-    BodyDef ground;
-    ground.name = "ground";
-    ground.isStatic = true;
-    ground.shape = Shape::box(vec3(8.0f, 0.5f, 8.0f));
-    ground.position = vec3(0.0f, -0.5f, 0.0f);
+    const BodyDef ground = test::groundDef(8.0f);
     world.createBody(ground);
     // Walls keep the pile together (a sphere rolls on for ever).
     for (int k = 0; k < 4; ++k) {
