@@ -10,6 +10,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(build-essential cmake ninja-build pkg-config python3
           libsdl2-dev libglm-dev libimgui-dev libstb-dev khronos-api nlohmann-json3-dev
           libgtest-dev libbenchmark-dev xvfb xauth xdotool)
+# `test` also builds the scene-loader fuzzer: clang with its libFuzzer runtime.
+test_packages=(clang-14 libclang-rt-14-dev)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 install_missing_packages() {
@@ -47,6 +49,7 @@ case "$command" in
         exec "$root/build/src/app/impulse-lab" "$@"
         ;;
     test)
+        packages+=("${test_packages[@]}")
         install_missing_packages
         echo "== Release build and tests"
         configure_and_build "$root/build" -DCMAKE_BUILD_TYPE=Release
@@ -63,13 +66,14 @@ case "$command" in
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             run_tests "$root/build-asan"
         # The scene-loader fuzzer (clang, libFuzzer + ASan + UBSan) for a bounded 60 s;
-        # a crash input is kept in fuzz/regressions/ and fails the run.
-        if fuzz_missing=$("$root/fuzz/run.sh" --available); then
-            echo "== scene fuzzer, 60 s"
-            "$root/fuzz/run.sh" 60
-        else
-            echo "== skipping the scene fuzzer: $fuzz_missing"
+        # a crash input is kept in fuzz/regressions/ and fails the run. Its toolchain
+        # was installed above, so a missing one is an error, not a skip.
+        if ! fuzz_missing=$("$root/fuzz/run.sh" --available); then
+            echo "== the scene fuzzer cannot be built: $fuzz_missing" >&2
+            exit 1
         fi
+        echo "== scene fuzzer, 60 s"
+        "$root/fuzz/run.sh" 60
         ;;
     *)
         echo "usage: scripts/dev.sh run [SCENE.json] | scripts/dev.sh test" >&2
