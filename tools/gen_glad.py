@@ -24,6 +24,33 @@ MIN_MAJOR, MIN_MINOR = 3, 3
 GL_HEADER_GUARDS = ["__gl_h_", "__GL_H__", "__glext_h_", "__gl_glext_h_",
                     "__glcorearb_h_", "__gl_glcorearb_h_", "__gl3_h_"]
 
+# The khronos_* types gl.xml's typedefs use, from the C headers, so that the
+# loader needs no KHR/khrplatform.h from the system; its guard is defined so a
+# later include of that header (same types on LP64 and LLP64) is a no-op.
+KHRONOS_TYPES = [
+    "#ifndef __khrplatform_h_",
+    "#define __khrplatform_h_",
+    "#include <stddef.h>",
+    "#include <stdint.h>",
+    "typedef int8_t khronos_int8_t;",
+    "typedef uint8_t khronos_uint8_t;",
+    "typedef int16_t khronos_int16_t;",
+    "typedef uint16_t khronos_uint16_t;",
+    "typedef int32_t khronos_int32_t;",
+    "typedef uint32_t khronos_uint32_t;",
+    "typedef int64_t khronos_int64_t;",
+    "typedef uint64_t khronos_uint64_t;",
+    "typedef float khronos_float_t;",
+    "#ifdef _WIN64",
+    "typedef signed long long int khronos_intptr_t;",
+    "typedef signed long long int khronos_ssize_t;",
+    "#else",
+    "typedef signed long int khronos_intptr_t;",
+    "typedef signed long int khronos_ssize_t;",
+    "#endif",
+    "#endif",
+]
+
 
 def wanted(elem):
     """A <require>/<remove>/<enum> applies if it names no api/profile or ours."""
@@ -152,7 +179,7 @@ def gen_header(reg, blocks):
           f"{MIN_MAJOR}.{MIN_MINOR}. */",
           "GLAPI int gladLoadGLLoader(GLADloadproc load);", ""]
     for t in reg.types:
-        o.append("#include <KHR/khrplatform.h>" if t.get("name") == "khrplatform" else text_of(t))
+        o += KHRONOS_TYPES if t.get("name") == "khrplatform" else [text_of(t)]
     o.append("")
     for _, _, enums, _ in blocks:
         o += [f"#define {e} {reg.enums[e]}" for e in enums]

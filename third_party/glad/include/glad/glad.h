@@ -48,7 +48,27 @@ GLAPI struct gladGLversionStruct GLVersion;
 /* Returns 1 on success, 0 if glGetString is missing or the context is older than 3.3. */
 GLAPI int gladLoadGLLoader(GLADloadproc load);
 
-#include <KHR/khrplatform.h>
+#ifndef __khrplatform_h_
+#define __khrplatform_h_
+#include <stddef.h>
+#include <stdint.h>
+typedef int8_t khronos_int8_t;
+typedef uint8_t khronos_uint8_t;
+typedef int16_t khronos_int16_t;
+typedef uint16_t khronos_uint16_t;
+typedef int32_t khronos_int32_t;
+typedef uint32_t khronos_uint32_t;
+typedef int64_t khronos_int64_t;
+typedef uint64_t khronos_uint64_t;
+typedef float khronos_float_t;
+#ifdef _WIN64
+typedef signed long long int khronos_intptr_t;
+typedef signed long long int khronos_ssize_t;
+#else
+typedef signed long int khronos_intptr_t;
+typedef signed long int khronos_ssize_t;
+#endif
+#endif
 typedef unsigned int GLenum;
 typedef unsigned char GLboolean;
 typedef unsigned int GLbitfield;
