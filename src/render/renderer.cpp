@@ -7,10 +7,31 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 
 namespace impulse::render {
 
 namespace {
+
+std::string glString(GLenum name) {
+    const auto* text = reinterpret_cast<const char*>(glGetString(name));
+    return text ? text : "(unknown)";
+}
+
+std::string hex(unsigned value) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%04X", value);
+    return text;
+}
+
+void APIENTRY printGlMessage(GLenum, GLenum type, GLuint id, GLenum severity, GLsizei, const GLchar* message,
+                             const void*) {
+    if (severity == GL_DEBUG_SEVERITY_NOTIFICATION) return;
+    const char* level = severity == GL_DEBUG_SEVERITY_HIGH     ? "high"
+                        : severity == GL_DEBUG_SEVERITY_MEDIUM ? "medium"
+                                                               : "low";
+    std::fprintf(stderr, "GL %s (type %s, id %u): %s\n", level, hex(type).c_str(), id, message);
+}
 
 // Where instances fall on a shadow map of `mapSize` texels a side. The light's
 // projection is orthographic with square texels, so metres to texels is one scale:
@@ -364,6 +385,18 @@ Renderer::~Renderer() {
 }
 
 bool Renderer::init(const std::string& shaderDir, std::string& error) {
+    glInfo_.vendor = glString(GL_VENDOR);
+    glInfo_.renderer = glString(GL_RENDERER);
+    glInfo_.version = glString(GL_VERSION);
+    glInfo_.shadingLanguage = glString(GL_SHADING_LANGUAGE_VERSION);
+    GLint contextFlags = 0;
+    glGetIntegerv(GL_CONTEXT_FLAGS, &contextFlags);
+    glInfo_.debugOutput = GLAD_GL_KHR_debug && (contextFlags & GL_CONTEXT_FLAG_DEBUG_BIT);
+    if (glInfo_.debugOutput) {
+        // Synchronous, so that a message's stack is the call that caused it.
+        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+        glDebugMessageCallback(printGlMessage, nullptr);
+    }
     if (!litSphere_.load(shaderDir, "lit.vert", "lit.frag", error, "#define SPHERE\n")) return false;
     if (!litBox_.load(shaderDir, "lit.vert", "lit.frag", error, "#define BOX\n")) return false;
     if (!litGrid_.load(shaderDir, "lit.vert", "lit.frag", error, "#define BOX\n#define GRID\n")) return false;
@@ -413,6 +446,12 @@ bool Renderer::init(const std::string& shaderDir, std::string& error) {
 
     glGenVertexArrays(1, &emptyVao_);
     glBindVertexArray(0);
+    error = ensureShadowMap(RenderOptions{}.shadowMapSize);
+    if (!error.empty()) return false;
+    if (const GLenum code = glGetError(); code != GL_NO_ERROR) {
+        error = "OpenGL error " + hex(code) + " while setting up the renderer on " + glInfo_.renderer;
+        return false;
+    }
     return true;
 }
 
@@ -442,8 +481,14 @@ void Renderer::createMesh(Mesh& mesh, const std::vector<float>& vertices, const 
     glBindVertexArray(0);
 }
 
-void Renderer::ensureShadowMap(int size) {
-    if (shadowTex_ && shadowSize_ == size) return;
+std::string Renderer::ensureShadowMap(int size) {
+    if (shadowTex_ && shadowSize_ == size) return "";
+    GLint largest = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
+    if (size > largest) {
+        return "a " + std::to_string(size) + "x" + std::to_string(size) + " shadow map exceeds the largest texture of " +
+               glInfo_.renderer + " (" + std::to_string(largest) + ")";
+    }
     shadowValid_ = false;
     if (!shadowTex_) glGenTextures(1, &shadowTex_);
     if (!shadowFbo_) glGenFramebuffers(1, &shadowFbo_);
@@ -462,8 +507,12 @@ void Renderer::ensureShadowMap(int size) {
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, shadowTex_, 0);
     glDrawBuffer(GL_NONE);
     glReadBuffer(GL_NONE);
+    const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     shadowSize_ = size;
+    if (status == GL_FRAMEBUFFER_COMPLETE) return "";
+    return "the " + std::to_string(size) + "x" + std::to_string(size) + " shadow-map framebuffer is incomplete (status " +
+           hex(status) + ") on " + glInfo_.renderer;
 }
 
 void Renderer::upload(int k, const std::vector<Instance>& instances) {
@@ -709,11 +758,18 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     glCullFace(GL_BACK);
     glFrontFace(GL_CCW);
 
-    if (options.shadows) {
-        ensureShadowMap(mapSize);
-        shadowTexelsToDraw(draw, lightViewProj, mapSize, boxCasters, 0.25f * texel, shadowRects_);
+    bool shadows = options.shadows && !shadowsBroken_;
+    if (shadows) {
+        if (const std::string problem = ensureShadowMap(mapSize); !problem.empty()) {
+            std::fprintf(stderr, "impulse-lab: shadows off: %s\n", problem.c_str());
+            shadowsBroken_ = true;
+            shadows = false;
+            shadowRects_.clear();
+        } else {
+            shadowTexelsToDraw(draw, lightViewProj, mapSize, boxCasters, 0.25f * texel, shadowRects_);
+        }
     }
-    if (options.shadows && !shadowRects_.empty()) {
+    if (shadows && !shadowRects_.empty()) {
         glBindFramebuffer(GL_FRAMEBUFFER, shadowFbo_);
         glViewport(0, 0, shadowSize_, shadowSize_);
         glEnable(GL_POLYGON_OFFSET_FILL);
@@ -769,7 +825,7 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         p->set("uLightViewProj", lightViewProj);
         p->set("uTowardSun", sun);
         p->set("uEye", eye);
-        const bool receives = options.shadows && (p == &litGrid_ || options.bodiesReceiveShadows);
+        const bool receives = shadows && (p == &litGrid_ || options.bodiesReceiveShadows);
         p->set("uShadows", receives ? 1 : 0);
         p->set("uShadowBias", shadowBias);
         p->set("uShadowMap", 0);

@@ -64,6 +64,12 @@ struct RenderOptions {
     glm::vec4 panelColor{0.0f, 0.0f, 0.0f, 1.0f};
 };
 
+/// What the GL context says it is (logged at start, shown in bug reports).
+struct GlInfo {
+    std::string vendor, renderer, version, shadingLanguage;
+    bool debugOutput = false;  ///< a debug context: GL messages reach stderr through KHR_debug
+};
+
 class Renderer {
 public:
     Renderer();
@@ -71,8 +77,10 @@ public:
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;
 
-    /// Needs a current GL 3.3 core context with the loader initialised.
+    /// Needs a current GL 3.3 core context with the loader initialised. Fails, with the
+    /// reason, on a shader that does not build, an incomplete shadow framebuffer or a GL error.
     bool init(const std::string& shaderDir, std::string& error);
+    const GlInfo& glInfo() const { return glInfo_; }
     void render(const OrbitCamera& camera, int width, int height, const DrawList& draw, const DebugDraw& debug,
                 const RenderOptions& options);
 
@@ -82,7 +90,8 @@ private:
         GLsizei indexCount = 0;
     };
     void createMesh(Mesh& mesh, const std::vector<float>& vertices, const std::vector<unsigned>& indices);
-    void ensureShadowMap(int size);
+    /// Makes the shadow map `size` texels a side; "" or why its framebuffer is incomplete.
+    std::string ensureShadowMap(int size);
     /// The rectangles of shadow-map texels to draw again (x, y, width, height; none: the map holds).
     void shadowTexelsToDraw(const DrawList& draw, const glm::mat4& lightViewProj, int mapSize,
                             size_t boxCasters, float tolerance, std::vector<glm::ivec4>& rects);
@@ -113,6 +122,8 @@ private:
     GLuint lineVao_ = 0, lineVbo_ = 0, pointVao_ = 0, pointVbo_ = 0, emptyVao_ = 0;
     GLuint shadowFbo_ = 0, shadowTex_ = 0;
     int shadowSize_ = 0;
+    bool shadowsBroken_ = false;  // a resized shadow map was incomplete: said once, shadows off
+    GlInfo glInfo_;
     // What the shadow map holds (see shadowTexelsToDraw).
     bool shadowValid_ = false;
     glm::mat4 shadowLightViewProj_{0.0f};

@@ -22,13 +22,14 @@ constexpr int kWidth = 480, kHeight = 270;
 
 class HiddenGlWindow {
 public:
-    HiddenGlWindow() {
+    explicit HiddenGlWindow(int contextFlags = 0) {
         setenv("SDL_VIDEODRIVER", "offscreen", 1);
         if (SDL_Init(SDL_INIT_VIDEO) != 0) return;
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
         SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, contextFlags);
         window_ =
             SDL_CreateWindow("renderer test", 0, 0, kWidth, kHeight, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
         if (window_) context_ = SDL_GL_CreateContext(window_);
@@ -156,6 +157,53 @@ TEST(Renderer, BodiesBehindAWallShowWhereverTheyPeekOverIt) {
     const std::vector<unsigned char> wallOnly = renderedPixels(renderer, scene, camera, options);
     EXPECT_EQ(differingBytes(wallOnly, renderedPixels(renderer, hidden, camera, options)), 0u);
     EXPECT_GT(differingBytes(wallOnly, renderedPixels(renderer, peeking, camera, options)), 0u);
+}
+
+TEST(Renderer, ReportsItsContextAndADebugContextSendsGlErrorsToStderr) {
+    HiddenGlWindow window(SDL_GL_CONTEXT_DEBUG_FLAG);
+    if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
+    app::DataPaths paths;
+    ASSERT_EQ(app::findDataPaths("/nonexistent/bin", paths), "");
+    render::Renderer renderer;
+    std::string error;
+    ASSERT_TRUE(renderer.init(paths.shaders, error)) << error;
+    const render::GlInfo& info = renderer.glInfo();
+    EXPECT_FALSE(info.renderer.empty());
+    EXPECT_NE(info.renderer, "(unknown)");
+    EXPECT_EQ(info.version.rfind("3.3", 0) == 0 || info.version.rfind("4.", 0) == 0, true) << info.version;
+    if (!GLAD_GL_KHR_debug) GTEST_SKIP() << info.renderer << " has no KHR_debug";
+    ASSERT_TRUE(info.debugOutput);
+    testing::internal::CaptureStderr();
+    glBindTexture(GL_DEPTH_TEST, 0);  // not a texture target: GL_INVALID_ENUM
+    const std::string messages = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(glGetError(), GLenum(GL_INVALID_ENUM));
+    EXPECT_NE(messages.find("GL high"), std::string::npos) << messages;
+}
+
+TEST(Renderer, AShadowMapTheContextCannotHoldTurnsShadowsOffWithAMessage) {
+    HiddenGlWindow window;
+    if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
+    app::DataPaths paths;
+    ASSERT_EQ(app::findDataPaths("/nonexistent/bin", paths), "");
+    render::Renderer renderer, unshadowed;
+    std::string error;
+    ASSERT_TRUE(renderer.init(paths.shaders, error)) << error;
+    ASSERT_TRUE(unshadowed.init(paths.shaders, error)) << error;
+    render::OrbitCamera camera;
+    camera.frame(glm::vec3(0.0f), 9.0f, float(kWidth) / float(kHeight));
+    render::RenderOptions options;
+    GLint largest = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
+    options.shadowMapSize = 2 * largest;
+    testing::internal::CaptureStderr();
+    const std::vector<unsigned char> pixels = renderedPixels(renderer, boxesOnGround(), camera, options);
+    const std::string messages = testing::internal::GetCapturedStderr();
+    EXPECT_NE(messages.find("shadows off"), std::string::npos) << messages;
+    EXPECT_NE(messages.find("exceeds the largest texture"), std::string::npos) << messages;
+    EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+    render::RenderOptions noShadows = options;
+    noShadows.shadows = false;
+    EXPECT_EQ(differingBytes(pixels, renderedPixels(unshadowed, boxesOnGround(), camera, noShadows)), 0u);
 }
 
 }  // namespace
