@@ -5,18 +5,13 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
-#include <imgui_internal.h>  // the panels' rectangles, to skip shading what they hide
-
-#include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
-#include <variant>
 
 namespace impulse::app {
 
@@ -27,35 +22,6 @@ constexpr double kTargetFrameSeconds = 1.0 / 60.0;  // vsync does nothing under 
 // desktop; this much of the frame is left for the swap itself (a copy under Xvfb).
 constexpr double kSwapAllowanceMs = 1.0;
 static_assert(static_cast<int>(ui::ShadowCut::all) == FrameBudget::kMaxCut, "one cut per ShadowCut step");
-constexpr float kPickDistance = 1000.0f;              // m, longest ray cast
-constexpr float kShotSpeed = 25.0f;                   // m/s
-constexpr float kShotRadius = 0.25f;                  // m
-constexpr float kShotMass = 2.0f;                     // kg
-constexpr float kSpawnSize = 0.5f;                    // m, box half extent and sphere radius
-constexpr float kOrbitRadiansPerPixel = 0.006f;
-// Panels take this much width on the sides; framing fits bodies into what is left.
-constexpr int kPanelWidths = 710;
-
-const glm::vec3 kPalette[] = {{0.86f, 0.42f, 0.32f}, {0.25f, 0.62f, 0.66f}, {0.93f, 0.74f, 0.3f},
-                              {0.45f, 0.52f, 0.8f},  {0.56f, 0.72f, 0.42f}, {0.82f, 0.5f, 0.66f},
-                              {0.95f, 0.6f, 0.38f},  {0.42f, 0.74f, 0.88f}};
-const glm::vec3 kStaticColor{0.64f, 0.62f, 0.58f};
-// A sleeping body keeps this much of its colour's saturation and brightness: a resting
-// pile reads as asleep at a glance, each body keeps a hint of its hue, and the hover and
-// selection rim (added by the shader) shows on top as on any body.
-constexpr float kAsleepSaturation = 0.3f;
-constexpr float kAsleepBrightness = 0.7f;
-
-glm::vec4 colorOf(const Body& body, BodyId id) {
-    if (body.isStatic) return glm::vec4(kStaticColor, 1.0f);
-    // Multiplicative hash so neighbours in a stack get different colours.
-    const uint32_t h = (id.index * 2654435761u) >> 29;
-    const glm::vec3 color = kPalette[h % 8];
-    if (!body.asleep) return glm::vec4(color, 1.0f);
-    // Chosen here, per body, rather than in the shader: software GL pays for a branch per pixel.
-    const glm::vec3 grey(glm::dot(color, glm::vec3(0.299f, 0.587f, 0.114f)));  // Rec. 601 luma
-    return glm::vec4(kAsleepBrightness * glm::mix(grey, color, kAsleepSaturation), 1.0f);
-}
 
 // A scene to fall back on when the preset folder is missing: ground and a few bodies.
 scene::Scene builtinScene() {
@@ -87,6 +53,7 @@ scene::Scene builtinScene() {
 App::App(AppOptions options, DataPaths paths)
     : options_(std::move(options)),
       paths_(std::move(paths)),
+      input_(experiment_, options_.width, options_.height),
       panels_(paths_.scenes, ""),
       frameBudget_(kTargetFrameSeconds * 1000.0 - kSwapAllowanceMs) {
     sim_.paused = options_.paused;
@@ -119,7 +86,7 @@ bool App::openWindow() {
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
-    const std::string title = "Impulse Lab - " + scene_.name;
+    const std::string title = "Impulse Lab - " + experiment_.scene().name;
     window_ = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options_.width,
                                options_.height, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     if (!window_) {
@@ -140,9 +107,9 @@ bool App::openWindow() {
         std::fprintf(stderr, "impulse-lab: cannot load the OpenGL 3.3 functions\n");
         return false;
     }
-    renderer_ = std::make_unique<render::Renderer>();
+    input_.setWindow(window_);
     std::string error;
-    if (!renderer_->init(paths_.shaders, error)) {
+    if (!frame_.init(paths_.shaders, error)) {
         std::fprintf(stderr, "impulse-lab: %s\n", error.c_str());
         return false;
     }
@@ -166,7 +133,7 @@ bool App::openWindow() {
     ImVec4& background = style.Colors[ImGuiCol_WindowBg];
     background.w = 1.0f;
     const ImVec4 quantised = ImGui::ColorConvertU32ToFloat4(ImGui::ColorConvertFloat4ToU32(background));
-    panelColor_ = glm::vec4(quantised.x, quantised.y, quantised.z, 1.0f);
+    frame_.setPanelColor(glm::vec4(quantised.x, quantised.y, quantised.z, 1.0f));
     background.w = 0.0f;
     ImGui_ImplSDL2_InitForOpenGL(window_, context_);
     ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -188,106 +155,55 @@ void App::closeWindow() {
         ImGui_ImplSDL2_Shutdown();
         ImGui::DestroyContext();
     }
-    renderer_.reset();  // GL objects go while the context lives
+    frame_.release();  // GL objects go while the context lives
     if (context_) SDL_GL_DeleteContext(context_);
     if (window_) SDL_DestroyWindow(window_);
     context_ = nullptr;
     window_ = nullptr;
+    input_.setWindow(nullptr);
     SDL_Quit();
 }
 
-bool App::loadScene(const std::string& path, std::string& error) {
-    scene::SceneResult result = scene::loadSceneFile(path);
-    if (const auto* bad = std::get_if<scene::SceneError>(&result)) {
-        error = bad->message();
-        return false;  // the running world is untouched
-    }
-    scene_ = std::move(std::get<scene::Scene>(result));
-    scenePath_ = path;
-    panels_.setScenePath(path);
-    resetScene();
-    camera_ = render::OrbitCamera{};
-    frameAll();
-    if (window_) SDL_SetWindowTitle(window_, ("Impulse Lab - " + scene_.name).c_str());
+bool App::openScene(const std::string& path, std::string& error) {
+    error = experiment_.open(path);
+    if (!error.empty()) return false;  // the running world is untouched
+    sceneRestarted();
+    sceneLoaded();
     return true;
 }
 
-void App::resetScene() {
-    world_ = scene::buildWorld(scene_);
-    grabbing_ = false;
-    hover_ = BodyId{};
-    previous_.clear();
+void App::sceneRestarted() {
+    input_.forgetWorld();
+    frame_.forgetPoses();
     clock_.reset();
-    simTime_ = 0.0;
-    panels_.bodyEditor().select(world_, BodyId{});
     panels_.pickedContact() = ui::ContactKey{};
     panels_.stats().clear();
-    panels_.stats().push(ui::measure(world_, 0.0f));
-    world_.setDragSettings(dragSettings_);
+    panels_.stats().push(ui::measure(experiment_.world(), 0.0f));
     frameBudget_.reset();  // what the cuts saved was measured on the old world
 }
 
-void App::frameAll() {
-    // Frame the moving bodies and the smaller static props (ramps, walls); a large
-    // ground would otherwise push everything into the distance.
-    constexpr float kLargeStatic = 10.0f;  // m, half size beyond which a static body is "the ground"
-    vec3 lo(1e30f), hi(-1e30f);
-    bool any = false;
-    for (int pass = 0; pass < 2 && !any; ++pass) {
-        for (BodyId id : world_.bodyIds()) {
-            const Body& b = world_.body(id);
-            const Aabb box = shapeAabb(b.shape, b.position, b.rotation, 0.0f);
-            if (pass == 0 && b.isStatic && glm::length(box.upper - box.lower) > 2.0f * kLargeStatic) continue;
-            lo = glm::min(lo, box.lower);
-            hi = glm::max(hi, box.upper);
-            any = true;
-        }
-    }
-    if (!any) {
-        lo = vec3(-5.0f);
-        hi = vec3(5.0f);
-    }
-    int winW = options_.width, winH = options_.height;
-    if (window_) SDL_GetWindowSize(window_, &winW, &winH);
-    const int freeWidth = winW - kPanelWidths > winW / 3 ? winW - kPanelWidths : winW;
-    // The bounding sphere of a box overestimates what must fit: 0.8 keeps a small margin.
-    camera_.frame(0.5f * (lo + hi), std::max(0.4f * glm::length(hi - lo), 2.5f),
-                  static_cast<float>(freeWidth) / static_cast<float>(std::max(winH, 1)));
-}
-
-void App::frameBody(BodyId id) {
-    if (!world_.isValid(id)) {
-        frameAll();
-        return;
-    }
-    const Body& b = world_.body(id);
-    camera_.target = b.position;
-    camera_.distance = std::max(6.0f * boundingRadius(b.shape), 3.0f);
-}
-
-void App::select(BodyId id) { panels_.bodyEditor().select(world_, id); }
-
-render::Ray App::mouseRay() const {
-    int w = 1, h = 1;
-    SDL_GetWindowSize(window_, &w, &h);
-    return camera_.rayThroughPixel(static_cast<float>(mouseX_), static_cast<float>(mouseY_), static_cast<float>(w),
-                                   static_cast<float>(h));
+void App::sceneLoaded() {
+    panels_.setScenePath(experiment_.scenePath());
+    input_.camera() = render::OrbitCamera{};
+    input_.frameAll();
+    if (window_) SDL_SetWindowTitle(window_, ("Impulse Lab - " + experiment_.scene().name).c_str());
 }
 
 int App::run() {
     const std::string path = options_.scene.empty() ? paths_.defaultScene() : options_.scene;
     std::string error;
-    if (!loadScene(path, error)) {
+    if (!openScene(path, error)) {
         std::fprintf(stderr, "impulse-lab: %s\n", error.c_str());
         if (!options_.scene.empty()) return 2;
         std::fprintf(stderr, "impulse-lab: using the built-in scene\n");
-        scene_ = builtinScene();
-        resetScene();
-        frameAll();
+        experiment_.apply(LoadScene{builtinScene(), ""});
+        sceneRestarted();
+        sceneLoaded();
     }
     if (!openWindow()) return 1;
-    frameAll();  // now with the real window size
-    panels_.setMessage("loaded " + (scenePath_.empty() ? std::string("built-in scene") : scenePath_), false);
+    input_.frameAll();  // now with the real window size
+    const std::string& loaded = experiment_.scenePath();
+    panels_.setMessage("loaded " + (loaded.empty() ? std::string("built-in scene") : loaded), false);
 
     const double frequency = static_cast<double>(SDL_GetPerformanceFrequency());
     const auto msBetween = [frequency](Uint64 a, Uint64 b) { return static_cast<double>(b - a) / frequency * 1000.0; };
@@ -309,24 +225,24 @@ int App::run() {
         FrameTimes times;
         times.frame = frameSeconds * 1000.0;
 
+        ui::PanelRequests requests;  // of the keys and then the panels' buttons
         SDL_Event event;
         while (SDL_PollEvent(&event)) {
             ImGui_ImplSDL2_ProcessEvent(&event);
-            handleEvent(event, quit);
+            handleEvent(event, requests, quit);
             if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_F12) screenshotRequested = true;
         }
-        SDL_GL_GetDrawableSize(window_, &width_, &height_);
-
-        updateDragTarget();
-        updateHover();
+        int width = 0, height = 0;
+        SDL_GL_GetDrawableSize(window_, &width, &height);
+        frame_.resize(width, height);
+        input_.update();
 
         const Uint64 uiStart = SDL_GetPerformanceCounter();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
-        ui::PanelRequests requests;
-        panels_.draw(world_, sim_, view_, dragSettings_, frameInfo_, requests);
-        drawViewportOverlay();
+        panels_.draw(edits_, sim_, view_, frameInfo_, requests);
+        Frame::drawOverlay(experiment_.world(), experiment_.scene().name, sim_, input_.mouseX(), input_.mouseY());
         ImGui::Render();
         const Uint64 uiEnd = SDL_GetPerformanceCounter();
         processRequests(requests);
@@ -337,16 +253,14 @@ int App::run() {
         // until the job is waited for. (One frame later on screen than stepping first.)
         const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha = sim_.paused ? 1.0f : static_cast<float>(clock_.alpha());
-        buildDrawList(alpha);
-        buildDebugLayer();
-        const render::RenderOptions options = renderOptions();
+        frame_.build(experiment_.world(), experiment_.selected(), input_.hover(), alpha, view_, panels_.pickedContact());
         const bool physicsOnJob = physicsPlacement_.onBackground();
         if (physicsOnJob) physicsJob_.start([this, frameSeconds] { physicsMs_ = simulate(frameSeconds); });
         // The times below include the rasteriser's work: a fence marks the end of the 3D
         // pass and glFinish the end of the panels. The panels are submitted before the
         // wait for the fence, so that this CPU work overlaps the rasterisation of the 3D
         // pass (software GL, llvmpipe, rasterises on its own threads from the flush on).
-        renderer_->render(camera_, width_, height_, draw_, debug_, options);
+        frame_.render(input_.camera(), view_, shadowCut());
         const GLsync sceneDone = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         glFlush();
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -368,7 +282,7 @@ int App::run() {
         ++frame;
         const bool lastFrame = options_.frames >= 0 && frame >= options_.frames;
         if (lastFrame && !options_.screenshot.empty()) {
-            const std::string err = render::saveScreenshot(options_.screenshot, width_, height_);
+            const std::string err = frame_.saveScreenshot(options_.screenshot);
             if (!err.empty()) {
                 std::fprintf(stderr, "impulse-lab: screenshot: %s\n", err.c_str());
                 exitCode = 1;
@@ -405,62 +319,13 @@ int App::run() {
 
     if (profile) printProfile(history, warmUpFrames);
     if (!options_.saveOnExit.empty()) {
-        std::string err;
-        if (!saveWorld(options_.saveOnExit, err)) {
+        const std::string err = experiment_.save(options_.saveOnExit);
+        if (!err.empty()) {
             std::fprintf(stderr, "impulse-lab: save on exit: %s\n", err.c_str());
             exitCode = 1;
         }
     }
     return exitCode;
-}
-
-render::RenderOptions App::renderOptions() const {
-    render::RenderOptions ro;
-    ro.shadows = view_.shadows && shadowCut() != ui::ShadowCut::all;
-    ro.bodiesReceiveShadows = shadowCut() == ui::ShadowCut::none;
-    // The shadow map covers the moving bodies (and the camera's focus).
-    vec3 lo = camera_.target - vec3(2.0f), hi = camera_.target + vec3(2.0f);
-    for (const auto* v : {&draw_.boxes, &draw_.spheres}) {
-        for (const render::Instance& inst : *v) {
-            if (inst.halfSizeFlags.w > 0.5f) continue;  // static: receives, not the focus
-            const vec3 p(inst.positionHighlight);
-            const float r = glm::length(vec3(inst.halfSizeFlags));
-            lo = glm::min(lo, p - vec3(r));
-            hi = glm::max(hi, p + vec3(r));
-        }
-    }
-    ro.hiddenRects = hiddenPanelRects();
-    ro.panelColor = panelColor_;
-    // A body flung far away must not spread the map's texels over kilometres.
-    constexpr float kMaxShadowReach = 80.0f;  // m from the camera's focus
-    ro.shadowLower = glm::max(lo, camera_.target - vec3(kMaxShadowReach));
-    ro.shadowUpper = glm::min(hi, camera_.target + vec3(kMaxShadowReach));
-    return ro;
-}
-
-std::vector<glm::ivec4> App::hiddenPanelRects() const {
-    // Call after ImGui::Render(): the panels' final rectangles for this frame. Only plain
-    // windows (square, background cleared by the renderer); popups and tooltips are partly
-    // transparent.
-    std::vector<glm::ivec4> rects;
-    const ImGuiContext* g = ImGui::GetCurrentContext();
-    if (!g || width_ <= 0 || height_ <= 0) return rects;
-    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
-    for (const ImGuiWindow* w : g->Windows) {
-        if (!w->WasActive || w->Hidden) continue;
-        if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip |
-                        ImGuiWindowFlags_NoBackground)) {
-            continue;
-        }
-        // Pixels from the bottom left: those whose centres the window's rectangle holds.
-        const float x0 = w->Pos.x * scale.x, x1 = (w->Pos.x + w->Size.x) * scale.x;
-        const float y0 = static_cast<float>(height_) - (w->Pos.y + w->Size.y) * scale.y;
-        const float y1 = static_cast<float>(height_) - w->Pos.y * scale.y;
-        const int ix0 = static_cast<int>(std::round(x0)), iy0 = static_cast<int>(std::round(y0));
-        const int ix1 = static_cast<int>(std::round(x1)), iy1 = static_cast<int>(std::round(y1));
-        if (ix1 > ix0 && iy1 > iy0) rects.emplace_back(ix0, iy0, ix1 - ix0, iy1 - iy0);
-    }
-    return rects;
 }
 
 void App::showTimes(const FrameTimes& t) {
@@ -496,18 +361,12 @@ void App::printProfile(const std::vector<FrameTimes>& history, size_t warmUpFram
                 framesCut(ui::ShadowCut::onBodies), framesCut(ui::ShadowCut::all));
 }
 
-bool App::saveWorld(const std::string& path, std::string& error) const {
-    error = scene::saveSceneFile(scene::captureScene(world_, scene_.name), path);
-    return error.empty();
-}
-
 void App::saveScreenshotNow(const std::string& path) {
-    const std::string err = render::saveScreenshot(path, width_, height_);
+    const std::string err = frame_.saveScreenshot(path);
     panels_.setMessage(err.empty() ? "saved " + path : "screenshot: " + err, !err.empty());
 }
 
-void App::handleEvent(const SDL_Event& event, bool& quit) {
-    const ImGuiIO& io = ImGui::GetIO();
+void App::handleEvent(const SDL_Event& event, ui::PanelRequests& requests, bool& quit) {
     switch (event.type) {
         case SDL_QUIT:
             quit = true;
@@ -516,57 +375,20 @@ void App::handleEvent(const SDL_Event& event, bool& quit) {
             if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit = true;
             break;
         case SDL_KEYDOWN:
-            if (!io.WantCaptureKeyboard) handleKey(event.key, quit);
+            if (!ImGui::GetIO().WantCaptureKeyboard) handleKey(event.key, requests, quit);
             break;
         case SDL_MOUSEBUTTONDOWN:
-            mouseX_ = event.button.x;
-            mouseY_ = event.button.y;
-            if (io.WantCaptureMouse) break;
-            if (event.button.button == SDL_BUTTON_LEFT) {
-                beginMouseDrag(event.button.x, event.button.y);
-            } else if (event.button.button == SDL_BUTTON_RIGHT) {
-                if (SDL_GetModState() & KMOD_SHIFT) {
-                    panning_ = true;
-                } else {
-                    orbiting_ = true;
-                }
-            } else if (event.button.button == SDL_BUTTON_MIDDLE) {
-                panning_ = true;
-            }
-            break;
         case SDL_MOUSEBUTTONUP:
-            mouseX_ = event.button.x;
-            mouseY_ = event.button.y;
-            if (event.button.button == SDL_BUTTON_LEFT && grabbing_) {
-                updateDragTarget();
-                world_.endDrag();  // the body keeps its velocity: a throw
-                grabbing_ = false;
-            } else if (event.button.button == SDL_BUTTON_RIGHT || event.button.button == SDL_BUTTON_MIDDLE) {
-                orbiting_ = false;
-                panning_ = false;
-            }
-            break;
-        case SDL_MOUSEMOTION: {
-            mouseX_ = event.motion.x;
-            mouseY_ = event.motion.y;
-            const float dx = static_cast<float>(event.motion.xrel), dy = static_cast<float>(event.motion.yrel);
-            if (orbiting_) camera_.orbit(-dx * kOrbitRadiansPerPixel, dy * kOrbitRadiansPerPixel);
-            if (panning_) {
-                int w = 1, h = 1;
-                SDL_GetWindowSize(window_, &w, &h);
-                camera_.pan(dx, dy, static_cast<float>(h));
-            }
-            break;
-        }
+        case SDL_MOUSEMOTION:
         case SDL_MOUSEWHEEL:
-            if (!io.WantCaptureMouse) camera_.zoom(static_cast<float>(event.wheel.y));
+            input_.handleMouse(event);
             break;
         default:
             break;
     }
 }
 
-void App::handleKey(const SDL_KeyboardEvent& key, bool& quit) {
+void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests, bool& quit) {
     const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
     switch (key.keysym.sym) {
         case SDLK_q:
@@ -581,24 +403,7 @@ void App::handleKey(const SDL_KeyboardEvent& key, bool& quit) {
             sim_.stepOnce = true;
             break;
         case SDLK_r:
-            resetScene();
-            break;
-        case SDLK_f:
-            frameBody(panels_.bodyEditor().selected());
-            break;
-        case SDLK_b:
-            spawn(ShapeType::Box);
-            break;
-        case SDLK_n:
-            spawn(ShapeType::Sphere);
-            break;
-        case SDLK_t:
-            shoot();
-            break;
-        case SDLK_DELETE:
-        case SDLK_BACKSPACE:
-        case SDLK_x:
-            deleteSelection();
+            requests.reset = true;
             break;
         case SDLK_c:
             view_.contacts = !view_.contacts;
@@ -613,91 +418,46 @@ void App::handleKey(const SDL_KeyboardEvent& key, bool& quit) {
         case SDLK_F1:
             panels_.toggleHelp();
             break;
-        case SDLK_ESCAPE:
-            select(BodyId{});
-            break;
         default:
+            input_.handleKey(key.keysym.sym, requests);
             break;
-    }
-}
-
-void App::beginMouseDrag(int x, int y) {
-    mouseX_ = x;
-    mouseY_ = y;
-    const render::Ray ray = mouseRay();
-    const std::optional<RayHit> hit = world_.rayCast(ray.origin, ray.direction, kPickDistance);
-    if (!hit) {
-        select(BodyId{});
-        return;
-    }
-    select(hit->body);
-    if (world_.body(hit->body).isStatic) return;
-    // The grabbed point follows the cursor on the plane through it facing the camera.
-    dragPlanePoint_ = hit->point;
-    dragPlaneNormal_ = -camera_.forward();
-    if (!world_.beginDrag(hit->body, hit->point, dragSettings_)) grabbing_ = true;
-}
-
-void App::updateDragTarget() {
-    if (!grabbing_) return;
-    if (!world_.drag().active) {
-        grabbing_ = false;  // the body was deleted or the world replaced
-        return;
-    }
-    glm::vec3 target;
-    if (render::intersectPlane(mouseRay(), dragPlanePoint_, dragPlaneNormal_, target)) world_.setDragTarget(target);
-}
-
-void App::updateHover() {
-    hover_ = BodyId{};
-    if (grabbing_ || orbiting_ || panning_ || ImGui::GetIO().WantCaptureMouse) return;
-    if (!(SDL_GetMouseFocus() == window_)) return;
-    const render::Ray ray = mouseRay();
-    if (const std::optional<RayHit> hit = world_.rayCast(ray.origin, ray.direction, kPickDistance)) hover_ = hit->body;
-}
-
-void App::capturePoses() {
-    for (BodyId id : world_.bodyIds()) {
-        if (id.index >= previous_.size()) previous_.resize(id.index + 1);
-        const Body& b = world_.body(id);
-        previous_[id.index] = Pose{b.position, b.orientation, id.generation};
     }
 }
 
 double App::simulate(double frameSeconds) {
     const auto start = std::chrono::steady_clock::now();
+    const World& world = experiment_.world();
     const FixedStepClock::Plan plan =
-        clock_.advance(frameSeconds, world_.settings().timestep, sim_.timeScale, sim_.maxStepsPerFrame, sim_.paused,
+        clock_.advance(frameSeconds, world.settings().timestep, sim_.timeScale, sim_.maxStepsPerFrame, sim_.paused,
                        sim_.stepOnce);
     sim_.stepOnce = false;
     double totalMs = 0.0;
     for (int i = 0; i < plan.steps; ++i) {
-        capturePoses();
+        frame_.capturePoses(world);
         const auto t0 = std::chrono::steady_clock::now();
-        world_.step();
+        experiment_.step();
         const auto t1 = std::chrono::steady_clock::now();
         const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         totalMs += ms;
-        simTime_ += world_.settings().timestep;
-        panels_.stats().push(ui::measure(world_, static_cast<float>(ms)));
+        panels_.stats().push(ui::measure(world, static_cast<float>(ms)));
     }
     frameInfo_.stepsThisFrame = plan.steps;
     if (plan.steps > 0) frameInfo_.stepMs = static_cast<float>(totalMs / plan.steps);
-    frameInfo_.simTime = static_cast<float>(simTime_);
+    frameInfo_.simTime = static_cast<float>(experiment_.simulatedTime());
     if (plan.steps > 0) {
-        if (const BodyId bad = world_.firstNonFiniteBody()) {
+        if (const BodyId bad = world.firstNonFiniteBody()) {
             sim_.paused = true;
-            panels_.setMessage("body '" + world_.body(bad).name + "' has a non-finite state: paused (press R to reset)",
+            panels_.setMessage("body '" + world.body(bad).name + "' has a non-finite state: paused (press R to reset)",
                                true);
         }
     }
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-void App::processRequests(ui::PanelRequests& requests) {
-    std::string error;
+void App::processRequests(const ui::PanelRequests& requests) {
     if (!requests.open.empty()) {
-        if (loadScene(requests.open, error)) {
+        std::string error;
+        if (openScene(requests.open, error)) {
             panels_.setMessage("loaded " + requests.open, false);
         } else {
             // Shown in the Scene panel; also one line on stderr for logs and scripted tests.
@@ -706,203 +466,28 @@ void App::processRequests(ui::PanelRequests& requests) {
         }
     }
     if (!requests.save.empty()) {
-        if (saveWorld(requests.save, error)) {
+        const std::string error = experiment_.save(requests.save);
+        if (error.empty()) {
             panels_.setMessage("saved " + requests.save, false);
             panels_.refreshPresets();
         } else {
             panels_.setMessage(error, true);
         }
     }
-    if (requests.reset) resetScene();
-    if (requests.spawnBox) spawn(ShapeType::Box);
-    if (requests.spawnSphere) spawn(ShapeType::Sphere);
-    if (requests.shoot) shoot();
-    if (requests.deleteSelection) deleteSelection();
-    if (requests.frameSelection) frameBody(panels_.bodyEditor().selected());
+    if (requests.reset) {
+        experiment_.apply(ResetScene{});
+        sceneRestarted();
+    }
+    if (requests.spawnBox) applyOrReport(SpawnBody{input_.spawnDef(ShapeType::Box), true}, "spawn refused: ");
+    if (requests.spawnSphere) applyOrReport(SpawnBody{input_.spawnDef(ShapeType::Sphere), true}, "spawn refused: ");
+    if (requests.shoot) applyOrReport(SpawnBody{input_.shotDef(), false}, "shot refused: ");
+    if (requests.deleteSelection && experiment_.selected()) experiment_.apply(DeleteBody{experiment_.selected()});
+    if (requests.frameSelection) input_.frameBody(experiment_.selected());
 }
 
-std::string App::uniqueName(const std::string& stem) const {
-    for (int n = 1;; ++n) {
-        std::string name = stem + "_" + std::to_string(n);
-        if (!world_.findBody(name)) return name;
-    }
-}
-
-void App::spawn(ShapeType type) {
-    render::Ray ray = mouseRay();
-    int w = 1, h = 1;
-    SDL_GetWindowSize(window_, &w, &h);
-    if (ImGui::GetIO().WantCaptureMouse || SDL_GetMouseFocus() != window_) {
-        ray = camera_.rayThroughPixel(0.5f * static_cast<float>(w), 0.5f * static_cast<float>(h),
-                                      static_cast<float>(w), static_cast<float>(h));
-    }
-    BodyDef def;
-    def.shape = type == ShapeType::Box ? Shape::box(vec3(kSpawnSize)) : Shape::sphere(kSpawnSize);
-    def.name = uniqueName(type == ShapeType::Box ? "box" : "sphere");
-    // Drop it just above whatever the mouse points at, or on the y = 0 plane.
-    vec3 point;
-    if (const std::optional<RayHit> hit = world_.rayCast(ray.origin, ray.direction, kPickDistance)) {
-        def.position = hit->point + hit->normal * (kSpawnSize * 1.75f) + vec3(0.0f, kSpawnSize * 0.5f, 0.0f);
-    } else if (render::intersectPlane(ray, vec3(0.0f), vec3(0.0f, 1.0f, 0.0f), point)) {
-        def.position = point + vec3(0.0f, kSpawnSize * 2.0f, 0.0f);
-    } else {
-        def.position = ray.origin + ray.direction * 10.0f;
-    }
-    FieldError err;
-    const BodyId id = world_.createBody(def, &err);
-    if (!id) {
-        panels_.setMessage("spawn refused: " + err.message(), true);
-        return;
-    }
-    select(id);
-}
-
-void App::shoot() {
-    render::Ray ray = mouseRay();
-    if (ImGui::GetIO().WantCaptureMouse || SDL_GetMouseFocus() != window_) {
-        ray.origin = camera_.eye();
-        ray.direction = camera_.forward();
-    }
-    BodyDef def;
-    def.name = uniqueName("shot");
-    def.shape = Shape::sphere(kShotRadius);
-    def.mass = kShotMass;
-    def.position = ray.origin + ray.direction * 1.0f;
-    def.linearVelocity = ray.direction * kShotSpeed;
-    FieldError err;
-    if (!world_.createBody(def, &err)) panels_.setMessage("shot refused: " + err.message(), true);
-}
-
-void App::deleteSelection() {
-    const BodyId id = panels_.bodyEditor().selected();
-    if (!id || !world_.isValid(id)) return;
-    world_.removeBody(id);
-    select(BodyId{});
-    ui::ContactKey& picked = panels_.pickedContact();
-    if (picked.valid && (picked.a == id || picked.b == id)) picked = ui::ContactKey{};
-}
-
-void App::buildDrawList(float alpha) {
-    draw_.clear();
-    const BodyId selected = panels_.bodyEditor().selected();
-    const DragState& drag = world_.drag();
-    for (BodyId id : world_.bodyIds()) {
-        const Body& b = world_.body(id);
-        vec3 p = b.position;
-        quat q = b.orientation;
-        if (alpha < 1.0f && !b.isStatic && id.index < previous_.size() &&
-            previous_[id.index].generation == id.generation) {
-            // Blend last step's pose into this one by the unsimulated fraction (nlerp on the short arc).
-            const Pose& prev = previous_[id.index];
-            p = glm::mix(prev.position, p, alpha);
-            quat q0 = prev.orientation;
-            if (glm::dot(q0, q) < 0.0f) q0 = -q0;
-            q = glm::normalize(q0 * (1.0f - alpha) + q * alpha);
-        }
-        render::Highlight hl = render::Highlight::None;
-        if (drag.active && drag.body == id) {
-            hl = render::Highlight::Dragged;
-        } else if (id == selected) {
-            hl = render::Highlight::Selected;
-        } else if (id == hover_) {
-            hl = render::Highlight::Hover;
-        }
-        const glm::vec4 color = colorOf(b, id);
-        if (b.shape.type == ShapeType::Box) {
-            draw_.boxes.push_back(render::Instance::make(p, q, b.shape.halfExtents, color, hl, b.isStatic));
-        } else {
-            draw_.spheres.push_back(render::Instance::make(p, q, vec3(b.shape.radius), color, hl, b.isStatic));
-        }
-    }
-}
-
-void App::buildDebugLayer() {
-    debug_.clear();
-    // A pile has thousands of contact points: copy them out only when some are drawn.
-    const bool contactsShown =
-        view_.contacts || view_.normals || view_.impulses || panels_.pickedContact().valid;
-    const std::vector<ContactPointInfo> contacts =
-        contactsShown ? world_.contacts() : std::vector<ContactPointInfo>{};
-    const int pickedIndex = ui::findContact(contacts, panels_.pickedContact());
-    const glm::vec4 stickColor(0.3f, 1.0f, 0.4f, 1.0f), slipColor(1.0f, 0.45f, 0.15f, 1.0f);
-    for (size_t i = 0; i < contacts.size(); ++i) {
-        const ContactPointInfo& c = contacts[i];
-        const bool picked = static_cast<int>(i) == pickedIndex;
-        if (view_.contacts || picked) {
-            debug_.point(c.point, picked ? glm::vec4(1.0f) : (c.sticking ? stickColor : slipColor), picked ? 14.0f : 7.0f);
-        }
-        if (view_.normals || picked) debug_.arrow(c.point, c.point + c.normal * 0.35f, {1.0f, 0.9f, 0.2f, 1.0f});
-        if (view_.impulses || picked) {
-            debug_.arrow(c.point, c.point + c.normal * (c.normalImpulse * view_.impulseScale), {0.2f, 0.85f, 1.0f, 1.0f});
-            debug_.arrow(c.point, c.point + c.frictionImpulse * view_.impulseScale, {1.0f, 0.35f, 0.9f, 1.0f});
-        }
-    }
-    for (BodyId id : world_.bodyIds()) {
-        const Body& b = world_.body(id);
-        if (view_.aabbs) {
-            const Aabb box = shapeAabb(b.shape, b.position, b.rotation, 0.0f);
-            debug_.aabb(box.lower, box.upper, b.isStatic ? glm::vec4(0.6f, 0.6f, 0.6f, 0.6f) : glm::vec4(1.0f, 1.0f, 0.3f, 0.9f));
-        }
-        if (b.isStatic) continue;
-        if (view_.velocities) {
-            debug_.arrow(b.position, b.position + b.linearVelocity * view_.velocityScale, {0.3f, 0.6f, 1.0f, 1.0f});
-            debug_.arrow(b.position, b.position + b.angularVelocity * view_.velocityScale, {0.75f, 0.4f, 1.0f, 1.0f});
-        }
-        if (view_.centreOfMass) {
-            debug_.cross(b.position, 0.15f, {1.0f, 1.0f, 1.0f, 1.0f});
-            debug_.point(b.position, {0.1f, 0.1f, 0.1f, 1.0f}, 6.0f);
-        }
-        if (view_.principalAxes) {
-            vec3 moments;
-            mat3 axes;
-            principalAxes(b.inertiaBody, moments, axes);
-            debug_.axes(b.position, b.rotation * axes, vec3(boundingRadius(b.shape) * 1.3f));
-        }
-    }
-    // Outline the selection so it reads at any distance.
-    const BodyId selected = panels_.bodyEditor().selected();
-    if (selected && world_.isValid(selected)) {
-        const Body& b = world_.body(selected);
-        const glm::vec4 orange(1.0f, 0.6f, 0.1f, 1.0f);
-        if (b.shape.type == ShapeType::Box) {
-            debug_.orientedBox(b.position, b.rotation, b.shape.halfExtents * 1.01f, orange);
-        } else {
-            const float r = b.shape.radius * 1.01f;
-            debug_.circle(b.position, b.rotation[0], b.rotation[1], r, orange);
-            debug_.circle(b.position, b.rotation[1], b.rotation[2], r, orange);
-            debug_.circle(b.position, b.rotation[2], b.rotation[0], r, orange);
-        }
-    }
-    const DragState& drag = world_.drag();
-    if (drag.active) {
-        debug_.line(drag.anchor, drag.target, {1.0f, 1.0f, 1.0f, 1.0f});
-        debug_.point(drag.target, {1.0f, 1.0f, 1.0f, 1.0f}, 9.0f);
-        debug_.point(drag.anchor, {1.0f, 0.55f, 0.1f, 1.0f}, 9.0f);
-    }
-}
-
-void App::drawViewportOverlay() {
-    ImDrawList* dl = ImGui::GetForegroundDrawList();
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    char text[256];
-    std::snprintf(text, sizeof text, "%s  |  %d bodies  |  %s%s", scene_.name.c_str(), world_.bodyCount(),
-                  sim_.paused ? "PAUSED" : "running", sim_.timeScale != 1.0f ? "  (slow motion)" : "");
-    const ImVec2 size = ImGui::CalcTextSize(text);
-    const ImVec2 pos(0.5f * (display.x - size.x), 10.0f);
-    dl->AddRectFilled(ImVec2(pos.x - 8, pos.y - 4), ImVec2(pos.x + size.x + 8, pos.y + size.y + 4),
-                      IM_COL32(20, 24, 30, 170), 4.0f);
-    dl->AddText(pos, sim_.paused ? IM_COL32(255, 200, 90, 255) : IM_COL32(230, 235, 240, 255), text);
-    const char* hint = "H: help";
-    dl->AddText(ImVec2(0.5f * (display.x - ImGui::CalcTextSize(hint).x), pos.y + size.y + 8),
-                IM_COL32(200, 205, 215, 200), hint);
-    const DragState& drag = world_.drag();
-    if (drag.active) {
-        std::snprintf(text, sizeof text, "drag force %.1f N", static_cast<double>(glm::length(drag.force)));
-        const ImVec2 at(static_cast<float>(mouseX_) + 16.0f, static_cast<float>(mouseY_) + 12.0f);
-        const ImVec2 ts = ImGui::CalcTextSize(text);
-        dl->AddRectFilled(ImVec2(at.x - 4, at.y - 2), ImVec2(at.x + ts.x + 4, at.y + ts.y + 2), IM_COL32(20, 24, 30, 190),
-                          3.0f);
-        dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
+void App::applyOrReport(Command command, const char* what) {
+    if (const Validation refused = experiment_.apply(std::move(command))) {
+        panels_.setMessage(what + refused->message(), true);
     }
 }
 

@@ -1,23 +1,27 @@
-// The desktop app: owns the SDL window and GL context, the World, the
-// renderer and the panels, runs the fixed-timestep loop and turns mouse and
-// keyboard input into picking, dragging, spawning and camera moves.
+// The desktop app: the SDL window and GL context, Dear ImGui, and the
+// fixed-timestep loop that ties the parts together each frame: events to the
+// input, the panels (editing the experiment through ExperimentEdits), the
+// requests of keys and buttons, the steps (on a thread of their own while the
+// frame is drawn), the frame's drawing, timings and the frame budget.
+//
+// Where a feature goes: a change to the world is an experiment command
+// (experiment.h); mouse and view keys are input.h; what the 3D view draws is
+// frame.h; a panel is ui/panels.h; the loop and app-wide keys are here.
 #pragma once
 
 #include "app/background_job.h"
+#include "app/experiment.h"
+#include "app/experiment_edits.h"
+#include "app/frame.h"
 #include "app/frame_budget.h"
+#include "app/input.h"
 #include "app/options.h"
 #include "app/paths.h"
 #include "app/sim_clock.h"
-#include "physics/world.h"
-#include "render/camera.h"
-#include "render/debug_draw.h"
-#include "render/renderer.h"
-#include "scene/scene.h"
 #include "ui/panels.h"
 
 #include <SDL.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,80 +51,46 @@ private:
         ui::ShadowCut shadowCut = ui::ShadowCut::none;  ///< what the frame budget had cut in this frame
     };
 
-    struct Pose {
-        vec3 position{0.0f};
-        quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
-        uint32_t generation = 0;
-    };
-
     bool openWindow();
     void closeWindow();
-    bool loadScene(const std::string& path, std::string& error);
-    void resetScene();
-    void frameAll();
-    void frameBody(BodyId id);
-    void select(BodyId id);
+    /// Loads a scene file; on success the view starts afresh on it.
+    bool openScene(const std::string& path, std::string& error);
+    /// After a scene load or reset: the views of the old world are dropped.
+    void sceneRestarted();
+    /// After a scene load: the camera frames the new scene and the title names it.
+    void sceneLoaded();
 
-    void handleEvent(const SDL_Event& event, bool& quit);
-    void handleKey(const SDL_KeyboardEvent& key, bool& quit);
-    void beginMouseDrag(int x, int y);
-    void updateDragTarget();
-    void updateHover();
+    void handleEvent(const SDL_Event& event, ui::PanelRequests& requests, bool& quit);
+    /// The keys that are not the 3D view's (see Input::handleKey).
+    void handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests, bool& quit);
     /// Runs the steps this frame is due; returns the wall time spent (ms).
     double simulate(double frameSeconds);
-    void capturePoses();
-    void processRequests(ui::PanelRequests& requests);
+    /// What the panels' buttons and the keys asked for this frame.
+    void processRequests(const ui::PanelRequests& requests);
+    /// Applies a command and shows a refusal in the Scene panel, prefixed with `what`.
+    void applyOrReport(Command command, const char* what);
 
-    void spawn(ShapeType type);
-    void shoot();
-    void deleteSelection();
-    std::string uniqueName(const std::string& stem) const;
-    render::Ray mouseRay() const;
-
-    void buildDrawList(float alpha);
-    render::RenderOptions renderOptions() const;
     ui::ShadowCut shadowCut() const { return static_cast<ui::ShadowCut>(frameBudget_.cut()); }
-    std::vector<glm::ivec4> hiddenPanelRects() const;
     void showTimes(const FrameTimes& times);
     static void printProfile(const std::vector<FrameTimes>& history, size_t warmUpFrames);
-    void buildDebugLayer();
-    void drawViewportOverlay();
     void saveScreenshotNow(const std::string& path);
-    bool saveWorld(const std::string& path, std::string& error) const;
 
     AppOptions options_;
     DataPaths paths_;
     SDL_Window* window_ = nullptr;
     SDL_GLContext context_ = nullptr;
-    int width_ = 0, height_ = 0;  // drawable size in pixels
-    glm::vec4 panelColor_{0.0f};  // the panels' background, cleared by the renderer
 
-    World world_;
-    scene::Scene scene_;
-    std::string scenePath_;
-    std::vector<Pose> previous_;  // pose before the last step, by body index
+    Experiment experiment_;
+    ExperimentEdits edits_{experiment_};  // the panels' way to the experiment
+    Input input_;
+    Frame frame_;
     FixedStepClock clock_;
-    double simTime_ = 0.0;
-
-    render::OrbitCamera camera_;
-    std::unique_ptr<render::Renderer> renderer_;
-    render::DrawList draw_;
-    render::DebugDraw debug_;
 
     ui::Panels panels_;
     ui::SimControls sim_;
     ui::DebugView view_;
     ui::FrameInfo frameInfo_;
     FrameBudget frameBudget_;  // cuts shadows while frames run late ("hold 60 fps")
-    DragSettings dragSettings_;
-
-    // Mouse state.
-    int mouseX_ = 0, mouseY_ = 0;
-    bool grabbing_ = false;  // left button holds a body through the world's drag
-    vec3 dragPlanePoint_{0.0f}, dragPlaneNormal_{0.0f, 0.0f, 1.0f};
-    bool orbiting_ = false, panning_ = false;
-    BodyId hover_;
-    int spawnCount_ = 0;
     int screenshotCount_ = 0;
 
     double physicsMs_ = 0.0;  // written by physicsJob_: simulate()'s time

@@ -5,30 +5,36 @@
 
 namespace impulse::ui {
 
-void BodyEditor::select(const World& world, BodyId id) {
-    selected_ = world.isValid(id) ? id : BodyId{};
+void BodyEditor::select(EditTarget& target, BodyId id) {
+    target.select(id);
+    shown_ = target.selected();
     status_.error.clear();
-    resetDraft(world);
+    resetDraft(target);
 }
 
-void BodyEditor::validate(const World& world) {
-    if (selected_ && !world.isValid(selected_)) {
-        selected_ = BodyId{};
-        status_.error.clear();
-    }
+void BodyEditor::follow(const EditTarget& target) {
+    if (shown_ == target.selected()) return;
+    shown_ = target.selected();
+    status_.error.clear();
 }
 
-void BodyEditor::resetDraft(const World& world) {
-    if (selected_ && world.isValid(selected_)) inertiaDraft_ = world.body(selected_).inertiaBody;
+void BodyEditor::resetDraft(const EditTarget& target) {
+    const BodyId id = target.selected();
+    if (id && target.world().isValid(id)) inertiaDraft_ = target.world().body(id).inertiaBody;
 }
 
-bool BodyEditor::apply(World& world, const BodyDef& edited) {
-    if (!selected_ || !world.isValid(selected_)) {
+std::optional<BodyDef> BodyEditor::selectedDef(const EditTarget& target) {
+    const BodyId id = target.selected();
+    if (!id || !target.world().isValid(id)) {
         status_.error = "no body selected";
-        return false;
+        return std::nullopt;
     }
-    const Validation refused = world.updateBody(selected_, edited);
-    if (refused) {
+    return target.world().bodyDef(id);
+}
+
+bool BodyEditor::apply(EditTarget& target, const BodyDef& edited) {
+    if (!selectedDef(target)) return false;
+    if (const Validation refused = target.setBody(target.selected(), edited)) {
         status_.error = "refused: " + refused->message();
         return false;
     }
@@ -37,27 +43,24 @@ bool BodyEditor::apply(World& world, const BodyDef& edited) {
 }
 
 template <class Change>
-bool BodyEditor::edit(World& world, Change&& change) {
-    if (!selected_ || !world.isValid(selected_)) {
-        status_.error = "no body selected";
-        return false;
-    }
-    BodyDef def = world.bodyDef(selected_);
-    change(def);
-    return apply(world, def);
+bool BodyEditor::edit(EditTarget& target, Change&& change) {
+    std::optional<BodyDef> def = selectedDef(target);
+    if (!def) return false;
+    change(*def);
+    return apply(target, *def);
 }
 
-bool BodyEditor::setMass(World& world, float mass) {
-    return edit(world, [&](BodyDef& d) { d.mass = mass; });
+bool BodyEditor::setMass(EditTarget& target, float mass) {
+    return edit(target, [&](BodyDef& d) { d.mass = mass; });
 }
-bool BodyEditor::setRestitution(World& world, float e) {
-    return edit(world, [&](BodyDef& d) { d.restitution = e; });
+bool BodyEditor::setRestitution(EditTarget& target, float e) {
+    return edit(target, [&](BodyDef& d) { d.restitution = e; });
 }
-bool BodyEditor::setFriction(World& world, float mu) {
-    return edit(world, [&](BodyDef& d) { d.friction = mu; });
+bool BodyEditor::setFriction(EditTarget& target, float mu) {
+    return edit(target, [&](BodyDef& d) { d.friction = mu; });
 }
-bool BodyEditor::setStaticFriction(World& world, float muStatic) {
-    return edit(world, [&](BodyDef& d) {
+bool BodyEditor::setStaticFriction(EditTarget& target, float muStatic) {
+    return edit(target, [&](BodyDef& d) {
         if (muStatic < 0.0f) {
             d.staticFriction.reset();
         } else {
@@ -65,34 +68,30 @@ bool BodyEditor::setStaticFriction(World& world, float muStatic) {
         }
     });
 }
-bool BodyEditor::setShape(World& world, const Shape& shape) {
-    return edit(world, [&](BodyDef& d) { d.shape = shape; });
+bool BodyEditor::setShape(EditTarget& target, const Shape& shape) {
+    return edit(target, [&](BodyDef& d) { d.shape = shape; });
 }
-bool BodyEditor::setPosition(World& world, const vec3& p) {
-    return edit(world, [&](BodyDef& d) { d.position = p; });
+bool BodyEditor::setPosition(EditTarget& target, const vec3& p) {
+    return edit(target, [&](BodyDef& d) { d.position = p; });
 }
-bool BodyEditor::setLinearVelocity(World& world, const vec3& v) {
-    return edit(world, [&](BodyDef& d) { d.linearVelocity = v; });
+bool BodyEditor::setLinearVelocity(EditTarget& target, const vec3& v) {
+    return edit(target, [&](BodyDef& d) { d.linearVelocity = v; });
 }
-bool BodyEditor::setAngularVelocity(World& world, const vec3& w) {
-    return edit(world, [&](BodyDef& d) { d.angularVelocity = w; });
+bool BodyEditor::setAngularVelocity(EditTarget& target, const vec3& w) {
+    return edit(target, [&](BodyDef& d) { d.angularVelocity = w; });
 }
 
-bool BodyEditor::setStatic(World& world, bool isStatic) {
-    if (!selected_ || !world.isValid(selected_)) {
-        status_.error = "no body selected";
-        return false;
-    }
-    BodyDef def = world.bodyDef(selected_);
-    def.isStatic = isStatic;
-    if (isStatic) {
-        // A static body has no mass: drop the velocities and any inertia override.
-        def.linearVelocity = vec3(0.0f);
-        def.angularVelocity = vec3(0.0f);
-        def.inertia.reset();
-    }
-    const bool ok = apply(world, def);
-    if (ok) resetDraft(world);
+bool BodyEditor::setStatic(EditTarget& target, bool isStatic) {
+    const bool ok = edit(target, [&](BodyDef& d) {
+        d.isStatic = isStatic;
+        if (isStatic) {
+            // A static body has no mass: drop the velocities and any inertia override.
+            d.linearVelocity = vec3(0.0f);
+            d.angularVelocity = vec3(0.0f);
+            d.inertia.reset();
+        }
+    });
+    if (ok) resetDraft(target);
     return ok;
 }
 
@@ -100,12 +99,10 @@ void BodyEditor::mirrorDraftEntry(int column, int row) {
     if (column != row) inertiaDraft_[row][column] = inertiaDraft_[column][row];
 }
 
-bool BodyEditor::applyInertiaDraft(World& world) {
-    if (!selected_ || !world.isValid(selected_)) {
-        status_.error = "no body selected";
-        return false;
-    }
-    if (world.body(selected_).isStatic) {
+bool BodyEditor::applyInertiaDraft(EditTarget& target) {
+    std::optional<BodyDef> def = selectedDef(target);
+    if (!def) return false;
+    if (def->isStatic) {
         status_.error = "refused: inertia: a static body has no inertia";
         return false;
     }
@@ -114,25 +111,18 @@ bool BodyEditor::applyInertiaDraft(World& world) {
         status_.error = "refused: " + bad->message() + " (the previous tensor stays)";
         return false;
     }
-    BodyDef def = world.bodyDef(selected_);
-    def.inertia = inertiaDraft_;
-    return apply(world, def);
+    def->inertia = inertiaDraft_;
+    return apply(target, *def);
 }
 
-bool BodyEditor::useDerivedInertia(World& world) {
-    if (!selected_ || !world.isValid(selected_)) {
-        status_.error = "no body selected";
-        return false;
-    }
-    BodyDef def = world.bodyDef(selected_);
-    def.inertia.reset();
-    const bool ok = apply(world, def);
-    if (ok) resetDraft(world);
+bool BodyEditor::useDerivedInertia(EditTarget& target) {
+    const bool ok = edit(target, [](BodyDef& d) { d.inertia.reset(); });
+    if (ok) resetDraft(target);
     return ok;
 }
 
-bool applySettings(World& world, const WorldSettings& settings, EditStatus& status) {
-    if (const Validation refused = world.setSettings(settings)) {
+bool applySettings(EditTarget& target, const WorldSettings& settings, EditStatus& status) {
+    if (const Validation refused = target.setSettings(settings)) {
         status.error = "refused: " + refused->message();
         return false;
     }

@@ -1,11 +1,13 @@
 // Panel logic without ImGui: every edit a panel makes goes through these
-// functions, which go through World's validating API. Kept free of GL and
-// ImGui so that tests can drive them directly.
+// functions, which hand it to an EditTarget (the app's experiment), which goes
+// through World's validating API. Kept free of GL and ImGui so that tests can
+// drive them directly.
 #pragma once
 
 #include "physics/world.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,56 +19,75 @@ struct EditStatus {
     bool ok() const { return error.empty(); }
 };
 
-/// Edits one body. Reads the body's definition, applies a change and hands it
-/// to World::updateBody(); a refused change leaves the body as it was and
-/// keeps the message in `status`.
+/// What the panels read and change: the world (read-only here), the selection, and
+/// the validated edits. The app's experiment stands behind it and records each edit;
+/// a refused edit changes nothing and returns the rule broken.
+class EditTarget {
+public:
+    virtual ~EditTarget() = default;
+    virtual const World& world() const = 0;
+    virtual BodyId selected() const = 0;
+    /// A null or stale handle selects nothing.
+    virtual void select(BodyId id) = 0;
+    /// Replaces the whole definition of a body (World::updateBody's rules).
+    virtual Validation setBody(BodyId id, const BodyDef& def) = 0;
+    virtual Validation setSettings(const WorldSettings& settings) = 0;
+    /// The mouse drag's spring: the next grab's and the current one's.
+    virtual const DragSettings& dragSettings() const = 0;
+    virtual Validation setDragSettings(const DragSettings& settings) = 0;
+};
+
+/// Edits the selected body. Reads the body's definition, applies a change and
+/// hands it to EditTarget::setBody(); a refused change leaves the body as it was
+/// and keeps the message in `status`.
 class BodyEditor {
 public:
-    /// Selects a body (or none); resets the inertia draft to the body's tensor.
-    void select(const World& world, BodyId id);
-    BodyId selected() const { return selected_; }
-    /// Drops the selection if the body no longer exists.
-    void validate(const World& world);
+    /// Selects a body (or none); resets the message and the inertia draft to the body's tensor.
+    void select(EditTarget& target, BodyId id);
+    /// Forgets the message of a body that is no longer the selection (deleted, or another chosen).
+    void follow(const EditTarget& target);
 
-    /// Applies a whole edited definition. True when accepted.
-    bool apply(World& world, const BodyDef& edited);
+    /// Applies a whole edited definition to the selected body. True when accepted.
+    bool apply(EditTarget& target, const BodyDef& edited);
 
-    bool setMass(World& world, float mass);
-    bool setRestitution(World& world, float e);
-    bool setFriction(World& world, float mu);
+    bool setMass(EditTarget& target, float mass);
+    bool setRestitution(EditTarget& target, float e);
+    bool setFriction(EditTarget& target, float mu);
     /// A negative value removes the override (static mu follows mu).
-    bool setStaticFriction(World& world, float muStatic);
-    bool setStatic(World& world, bool isStatic);
-    bool setShape(World& world, const Shape& shape);
-    bool setPosition(World& world, const vec3& p);
-    bool setLinearVelocity(World& world, const vec3& v);
-    bool setAngularVelocity(World& world, const vec3& w);
+    bool setStaticFriction(EditTarget& target, float muStatic);
+    bool setStatic(EditTarget& target, bool isStatic);
+    bool setShape(EditTarget& target, const Shape& shape);
+    bool setPosition(EditTarget& target, const vec3& p);
+    bool setLinearVelocity(EditTarget& target, const vec3& v);
+    bool setAngularVelocity(EditTarget& target, const vec3& w);
 
     /// The tensor being typed in, entry by entry (column-major like GLM).
     mat3& inertiaDraft() { return inertiaDraft_; }
     /// Makes the draft symmetric by copying the entry just edited to its mirror.
     void mirrorDraftEntry(int column, int row);
     /// Validates the draft and, if physical, installs it as an override.
-    bool applyInertiaDraft(World& world);
+    bool applyInertiaDraft(EditTarget& target);
     /// Back to the tensor derived from shape and mass.
-    bool useDerivedInertia(World& world);
-    /// Reloads the draft from the body.
-    void resetDraft(const World& world);
+    bool useDerivedInertia(EditTarget& target);
+    /// Reloads the draft from the selected body.
+    void resetDraft(const EditTarget& target);
 
     const EditStatus& status() const { return status_; }
     void clearStatus() { status_.error.clear(); }
 
 private:
+    /// The selected body's definition, or none (with the message) when nothing is selected.
+    std::optional<BodyDef> selectedDef(const EditTarget& target);
     template <class Change>
-    bool edit(World& world, Change&& change);
+    bool edit(EditTarget& target, Change&& change);
 
-    BodyId selected_;
+    BodyId shown_;  // the body the message and the draft are about
     mat3 inertiaDraft_{1.0f};
     EditStatus status_;
 };
 
-/// Applies world settings through World::setSettings(); a refusal keeps the old ones.
-bool applySettings(World& world, const WorldSettings& settings, EditStatus& status);
+/// Applies world settings through EditTarget::setSettings(); a refusal keeps the old ones.
+bool applySettings(EditTarget& target, const WorldSettings& settings, EditStatus& status);
 
 /// Principal moments (ascending) and axes, plus whether the tensor passes validation.
 struct InertiaReport {

@@ -141,14 +141,16 @@ const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
     return keys;
 }
 
-void Panels::draw(World& world, SimControls& sim, DebugView& view, DragSettings& drag, const FrameInfo& frame,
+void Panels::draw(EditTarget& target, SimControls& sim, DebugView& view, const FrameInfo& frame,
                   PanelRequests& requests) {
-    bodyEditor_.validate(world);
+    bodyEditor_.follow(target);
+    const World& world = target.world();
+    if (picked_.valid && (!world.isValid(picked_.a) || !world.isValid(picked_.b))) picked_ = ContactKey{};
     sceneWindow(sim, frame, requests);
-    worldWindow(world, view, drag);
+    worldWindow(target, view);
     statsWindow(world, frame);
-    bodyWindow(world, requests);
-    contactWindow(world);
+    bodyWindow(target, requests);
+    contactWindow(world, target.selected());
     helpWindow();
 }
 
@@ -207,7 +209,8 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     ImGui::End();
 }
 
-void Panels::worldWindow(World& world, DebugView& view, DragSettings& drag) {
+void Panels::worldWindow(EditTarget& target, DebugView& view) {
+    const World& world = target.world();
     placeWindow(kMargin, 292.0f, kLeftWidth, 216.0f);
     if (!ImGui::Begin("World")) {
         ImGui::End();
@@ -246,23 +249,18 @@ void Panels::worldWindow(World& world, DebugView& view, DragSettings& drag) {
         s.frictionCombine = static_cast<FrictionCombine>(f);
         changed = true;
     }
-    if (changed) applySettings(world, s, worldStatus_);
+    if (changed) applySettings(target, s, worldStatus_);
     statusLine(worldStatus_);
 
     if (ImGui::CollapsingHeader("Mouse drag", ImGuiTreeNodeFlags_DefaultOpen)) {
-        DragSettings d = drag;
+        DragSettings d = target.dragSettings();
         bool dragChanged = false;
         dragChanged |= ImGui::DragFloat("frequency (Hz)", &d.frequency, 0.05f, 0.0f, 0.0f, "%.2f");
         dragChanged |= ImGui::DragFloat("damping ratio", &d.dampingRatio, 0.01f, 0.0f, 0.0f, "%.2f");
         dragChanged |= ImGui::DragFloat("max force (x weight)", &d.maxForceInWeights, 0.5f, 0.0f, 0.0f, "%.1f");
         if (dragChanged) {
-            if (const Validation bad = validateDragSettings(d)) {
-                dragStatus_.error = "refused: " + bad->message();
-            } else {
-                drag = d;
-                dragStatus_.error.clear();
-                if (world.drag().active) world.setDragSettings(d);
-            }
+            const Validation refused = target.setDragSettings(d);
+            dragStatus_.error = refused ? "refused: " + refused->message() : "";
         }
         statusLine(dragStatus_);
         const DragState& ds = world.drag();
@@ -300,14 +298,15 @@ void Panels::worldWindow(World& world, DebugView& view, DragSettings& drag) {
     ImGui::End();
 }
 
-void Panels::bodyWindow(World& world, PanelRequests& requests) {
+void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
+    const World& world = target.world();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     placeWindow(display.x - kRightWidth - kMargin, kMargin, kRightWidth, 372.0f);
     if (!ImGui::Begin("Body")) {
         ImGui::End();
         return;
     }
-    const BodyId id = bodyEditor_.selected();
+    const BodyId id = target.selected();
     if (!id) {
         ImGui::TextColored(kDimColor, "Click a body to inspect it.");
         ImGui::End();
@@ -317,7 +316,7 @@ void Panels::bodyWindow(World& world, PanelRequests& requests) {
         draftBody_ = id;
         inertiaDraftDirty_ = false;
     }
-    if (!inertiaDraftDirty_) bodyEditor_.resetDraft(world);
+    if (!inertiaDraftDirty_) bodyEditor_.resetDraft(target);
 
     const Body& body = world.body(id);
     BodyDef def = world.bodyDef(id);
@@ -332,7 +331,7 @@ void Panels::bodyWindow(World& world, PanelRequests& requests) {
 
     ImGui::PushItemWidth(170.0f);
     bool isStatic = def.isStatic;
-    if (ImGui::Checkbox("static", &isStatic)) bodyEditor_.setStatic(world, isStatic);
+    if (ImGui::Checkbox("static", &isStatic)) bodyEditor_.setStatic(target, isStatic);
     if (body.asleep) {
         ImGui::SameLine();
         ImGui::TextColored(kSleepColor, "asleep");
@@ -346,51 +345,51 @@ void Panels::bodyWindow(World& world, PanelRequests& requests) {
     if (ImGui::Combo("shape", &shapeType, shapeNames, 2)) {
         Shape s = def.shape;
         s.type = shapeType == 1 ? ShapeType::Sphere : ShapeType::Box;
-        bodyEditor_.setShape(world, s);
+        bodyEditor_.setShape(target, s);
     }
     if (def.shape.type == ShapeType::Box) {
         vec3 h = def.shape.halfExtents;
         if (ImGui::DragFloat3("half extents (m)", &h.x, 0.01f, 0.0f, 0.0f, "%.3f")) {
             Shape s = def.shape;
             s.halfExtents = h;
-            bodyEditor_.setShape(world, s);
+            bodyEditor_.setShape(target, s);
         }
     } else {
         float radius = def.shape.radius;
         if (ImGui::DragFloat("radius (m)", &radius, 0.01f, 0.0f, 0.0f, "%.3f")) {
             Shape s = def.shape;
             s.radius = radius;
-            bodyEditor_.setShape(world, s);
+            bodyEditor_.setShape(target, s);
         }
     }
     if (!def.isStatic) {
         float mass = def.mass;
-        if (ImGui::DragFloat("mass (kg)", &mass, 0.02f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setMass(world, mass);
+        if (ImGui::DragFloat("mass (kg)", &mass, 0.02f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setMass(target, mass);
     }
     float e = def.restitution;
-    if (ImGui::DragFloat("restitution e", &e, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setRestitution(world, e);
+    if (ImGui::DragFloat("restitution e", &e, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setRestitution(target, e);
     float mu = def.friction;
-    if (ImGui::DragFloat("friction mu", &mu, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setFriction(world, mu);
+    if (ImGui::DragFloat("friction mu", &mu, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setFriction(target, mu);
     bool hasStatic = def.staticFriction.has_value();
     if (ImGui::Checkbox("##mus", &hasStatic)) {
-        bodyEditor_.setStaticFriction(world, hasStatic ? std::max(def.friction, body.staticFriction) : -1.0f);
+        bodyEditor_.setStaticFriction(target, hasStatic ? std::max(def.friction, body.staticFriction) : -1.0f);
     }
     ImGui::SameLine();
     float mus = body.staticFriction;
     ImGui::SetNextItemWidth(143.0f);
     if (!hasStatic) ImGui::BeginDisabled();
-    if (ImGui::DragFloat("static mu_s", &mus, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setStaticFriction(world, mus);
+    if (ImGui::DragFloat("static mu_s", &mus, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setStaticFriction(target, mus);
     if (!hasStatic) ImGui::EndDisabled();
 
     vec3 p = def.position;
-    if (ImGui::DragFloat3("position (m)", &p.x, 0.01f, 0.0f, 0.0f, "%.2f")) bodyEditor_.setPosition(world, p);
+    if (ImGui::DragFloat3("position (m)", &p.x, 0.01f, 0.0f, 0.0f, "%.2f")) bodyEditor_.setPosition(target, p);
     if (!def.isStatic) {
         vec3 v = def.linearVelocity;
         if (ImGui::DragFloat3("velocity (m/s)", &v.x, 0.02f, 0.0f, 0.0f, "%.2f"))
-            bodyEditor_.setLinearVelocity(world, v);
+            bodyEditor_.setLinearVelocity(target, v);
         vec3 w = def.angularVelocity;
         if (ImGui::DragFloat3("ang. vel. (rad/s)", &w.x, 0.02f, 0.0f, 0.0f, "%.2f"))
-            bodyEditor_.setAngularVelocity(world, w);
+            bodyEditor_.setAngularVelocity(target, w);
     }
     ImGui::PopItemWidth();
 
@@ -412,15 +411,15 @@ void Panels::bodyWindow(World& world, PanelRequests& requests) {
         }
         const InertiaReport report = analyseInertia(draft);
         if (ImGui::Button("Apply tensor")) {
-            if (bodyEditor_.applyInertiaDraft(world)) inertiaDraftDirty_ = false;
+            if (bodyEditor_.applyInertiaDraft(target)) inertiaDraftDirty_ = false;
         }
         ImGui::SameLine();
         if (ImGui::Button("Derive from shape")) {
-            if (bodyEditor_.useDerivedInertia(world)) inertiaDraftDirty_ = false;
+            if (bodyEditor_.useDerivedInertia(target)) inertiaDraftDirty_ = false;
         }
         ImGui::SameLine();
         if (ImGui::Button("Revert")) {
-            bodyEditor_.resetDraft(world);
+            bodyEditor_.resetDraft(target);
             inertiaDraftDirty_ = false;
         }
         if (inertiaDraftDirty_) {
@@ -443,7 +442,7 @@ void Panels::bodyWindow(World& world, PanelRequests& requests) {
     ImGui::End();
 }
 
-void Panels::contactWindow(World& world) {
+void Panels::contactWindow(const World& world, BodyId selected) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     placeWindow(display.x - kRightWidth - kMargin, 388.0f, kRightWidth, display.y - 396.0f);
     if (!ImGui::Begin("Contact inspector")) {
@@ -451,7 +450,6 @@ void Panels::contactWindow(World& world) {
         return;
     }
     const std::vector<ContactPointInfo> contacts = world.contacts();
-    const BodyId selected = bodyEditor_.selected();
     ImGui::Text("%d points", static_cast<int>(contacts.size()));
     ImGui::SameLine();
     ImGui::Checkbox("only selected body", &contactsOfSelectionOnly_);

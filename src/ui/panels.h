@@ -1,6 +1,7 @@
 // The Dear ImGui panels: Scene, World, Body inspector, Contact inspector,
-// Stats and Help. They edit the world only through World's validating API
-// (via ui/edit.h) and ask the app for everything else through PanelRequests.
+// Stats and Help. They edit the world only through an EditTarget (ui/edit.h),
+// which validates and records every edit, and ask the app for everything else
+// through PanelRequests.
 #pragma once
 
 #include "physics/world.h"
@@ -72,11 +73,10 @@ class Panels {
 public:
     Panels(std::string presetDir, std::string scenePath);
 
-    /// Draws every panel for this frame. `selection` may be changed by the Contact inspector.
-    void draw(World& world, SimControls& sim, DebugView& view, DragSettings& drag, const FrameInfo& frame,
+    /// Draws every panel for this frame; their edits go to `target`.
+    void draw(EditTarget& target, SimControls& sim, DebugView& view, const FrameInfo& frame,
               PanelRequests& requests);
 
-    BodyEditor& bodyEditor() { return bodyEditor_; }
     ContactKey& pickedContact() { return picked_; }
     StatsHistory& stats() { return stats_; }
     /// Result of the last open/save, shown in the Scene panel.
@@ -91,9 +91,9 @@ public:
 
 private:
     void sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests);
-    void worldWindow(World& world, DebugView& view, DragSettings& drag);
-    void bodyWindow(World& world, PanelRequests& requests);
-    void contactWindow(World& world);
+    void worldWindow(EditTarget& target, DebugView& view);
+    void bodyWindow(EditTarget& target, PanelRequests& requests);
+    void contactWindow(const World& world, BodyId selected);
     void statsWindow(const World& world, const FrameInfo& frame);
     void helpWindow();
 

@@ -1,5 +1,8 @@
-// Panel edits go through World's validating API: a refused edit must leave the
-// world exactly as it was (and keep simulating as if nothing happened).
+// Panel edits go through the experiment (the app's EditTarget) to World's
+// validating API: a refused edit must leave the world exactly as it was (and
+// keep simulating as if nothing happened).
+#include "app/experiment.h"
+#include "app/experiment_edits.h"
 #include "ui/edit.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +15,9 @@ using namespace impulse;
 namespace {
 
 struct PanelFixture : ::testing::Test {
-    World world;
+    app::Experiment experiment;
+    app::ExperimentEdits edits{experiment};
+    const World& world = experiment.world();
     BodyId ground, crate, ball;
     ui::BodyEditor editor;
 
@@ -22,21 +27,26 @@ struct PanelFixture : ::testing::Test {
         g.isStatic = true;
         g.shape = Shape::box(vec3(10.0f, 0.5f, 10.0f));
         g.position = vec3(0.0f, -0.5f, 0.0f);
-        ground = world.createBody(g);
+        scene::Scene scene;
+        scene.bodies.push_back(g);
         BodyDef c;
         c.name = "crate";
         c.mass = 2.0f;
         c.shape = Shape::box(vec3(0.5f, 0.25f, 0.75f));
         c.position = vec3(0.0f, 2.0f, 0.0f);
-        crate = world.createBody(c);
+        scene.bodies.push_back(c);
         BodyDef b;
         b.name = "ball";
         b.shape = Shape::sphere(0.3f);
         b.position = vec3(1.5f, 1.0f, 0.0f);
-        ball = world.createBody(b);
+        scene.bodies.push_back(b);
+        ASSERT_FALSE(experiment.apply(app::LoadScene{scene, ""}));
+        ground = world.findBody("ground");
+        crate = world.findBody("crate");
+        ball = world.findBody("ball");
         ASSERT_TRUE(crate && ball && ground);
-        for (int i = 0; i < 10; ++i) world.step();  // some state and contacts
-        editor.select(world, crate);
+        for (int i = 0; i < 10; ++i) experiment.step();  // some state and contacts
+        editor.select(edits, crate);
     }
 
     // Positions of every body after `steps` more steps, for before/after comparisons.
@@ -66,35 +76,35 @@ TEST_F(PanelFixture, InvalidScalarEditsAreRefusedAndLeaveTheWorldIntact) {
     const std::vector<vec3> expected = future(world, 60);
     const float nan = std::numeric_limits<float>::quiet_NaN();
 
-    EXPECT_FALSE(editor.setMass(world, -1.0f));
+    EXPECT_FALSE(editor.setMass(edits, -1.0f));
     EXPECT_NE(editor.status().error.find("mass"), std::string::npos) << editor.status().error;
-    EXPECT_FALSE(editor.setMass(world, 0.0f));
-    EXPECT_FALSE(editor.setMass(world, nan));
-    EXPECT_FALSE(editor.setRestitution(world, 1.5f));
+    EXPECT_FALSE(editor.setMass(edits, 0.0f));
+    EXPECT_FALSE(editor.setMass(edits, nan));
+    EXPECT_FALSE(editor.setRestitution(edits, 1.5f));
     EXPECT_NE(editor.status().error.find("restitution"), std::string::npos) << editor.status().error;
-    EXPECT_FALSE(editor.setFriction(world, -0.1f));
-    EXPECT_FALSE(editor.setStaticFriction(world, 0.1f));  // below the dynamic mu of 0.5
-    EXPECT_FALSE(editor.setShape(world, Shape::box(vec3(0.5f, -0.2f, 0.5f))));
+    EXPECT_FALSE(editor.setFriction(edits, -0.1f));
+    EXPECT_FALSE(editor.setStaticFriction(edits, 0.1f));  // below the dynamic mu of 0.5
+    EXPECT_FALSE(editor.setShape(edits, Shape::box(vec3(0.5f, -0.2f, 0.5f))));
     EXPECT_NE(editor.status().error.find("shape"), std::string::npos) << editor.status().error;
-    EXPECT_FALSE(editor.setShape(world, Shape::sphere(0.0f)));
-    EXPECT_FALSE(editor.setLinearVelocity(world, vec3(nan, 0.0f, 0.0f)));
-    EXPECT_FALSE(editor.setPosition(world, vec3(0.0f, std::numeric_limits<float>::infinity(), 0.0f)));
+    EXPECT_FALSE(editor.setShape(edits, Shape::sphere(0.0f)));
+    EXPECT_FALSE(editor.setLinearVelocity(edits, vec3(nan, 0.0f, 0.0f)));
+    EXPECT_FALSE(editor.setPosition(edits, vec3(0.0f, std::numeric_limits<float>::infinity(), 0.0f)));
 
     expectSameDef(world.bodyDef(crate), before);
     EXPECT_EQ(future(world, 60), expected) << "a refused edit changed the simulation";
 }
 
 TEST_F(PanelFixture, ValidEditsApplyAtOnceAndClearTheMessage) {
-    EXPECT_FALSE(editor.setMass(world, -3.0f));
+    EXPECT_FALSE(editor.setMass(edits, -3.0f));
     EXPECT_FALSE(editor.status().ok());
-    EXPECT_TRUE(editor.setMass(world, 5.0f));
+    EXPECT_TRUE(editor.setMass(edits, 5.0f));
     EXPECT_TRUE(editor.status().ok());
     EXPECT_FLOAT_EQ(world.body(crate).mass, 5.0f);
-    EXPECT_TRUE(editor.setRestitution(world, 0.9f));
+    EXPECT_TRUE(editor.setRestitution(edits, 0.9f));
     EXPECT_FLOAT_EQ(world.body(crate).restitution, 0.9f);
-    EXPECT_TRUE(editor.setStaticFriction(world, 0.8f));
+    EXPECT_TRUE(editor.setStaticFriction(edits, 0.8f));
     EXPECT_FLOAT_EQ(world.body(crate).staticFriction, 0.8f);
-    EXPECT_TRUE(editor.setStatic(world, true));
+    EXPECT_TRUE(editor.setStatic(edits, true));
     EXPECT_TRUE(world.body(crate).isStatic);
     EXPECT_EQ(world.body(crate).inverseMass, 0.0f);
 }
@@ -105,17 +115,17 @@ TEST_F(PanelFixture, NonPhysicalInertiaIsRefusedAndThePreviousTensorStays) {
 
     // Principal moments 1, 1, 3 break the triangle inequality (1 + 1 < 3).
     editor.inertiaDraft() = mat3(vec3(1, 0, 0), vec3(0, 1, 0), vec3(0, 0, 3));
-    EXPECT_FALSE(editor.applyInertiaDraft(world));
+    EXPECT_FALSE(editor.applyInertiaDraft(edits));
     EXPECT_NE(editor.status().error.find("inertia"), std::string::npos) << editor.status().error;
     EXPECT_FALSE(ui::analyseInertia(editor.inertiaDraft()).problem.empty());
 
     // Not positive definite.
     editor.inertiaDraft() = mat3(vec3(1, 0, 0), vec3(0, -1, 0), vec3(0, 0, 1));
-    EXPECT_FALSE(editor.applyInertiaDraft(world));
+    EXPECT_FALSE(editor.applyInertiaDraft(edits));
     // Not symmetric (an off-diagonal entry typed without its mirror).
     editor.inertiaDraft() = mat3(1.0f);
     editor.inertiaDraft()[0][1] = 0.3f;
-    EXPECT_FALSE(editor.applyInertiaDraft(world));
+    EXPECT_FALSE(editor.applyInertiaDraft(edits));
 
     EXPECT_EQ(world.body(crate).inertiaBody, before);
     EXPECT_FALSE(world.body(crate).inertiaOverridden);
@@ -128,7 +138,7 @@ TEST_F(PanelFixture, PhysicalInertiaIsInstalledAndCanBeDerivedAgain) {
     draft[1][0] = 0.05f;  // typed at (row 0, column 1) ...
     editor.mirrorDraftEntry(1, 0);  // ... and mirrored to (row 1, column 0)
     EXPECT_EQ(draft[0][1], 0.05f);
-    ASSERT_TRUE(editor.applyInertiaDraft(world)) << editor.status().error;
+    ASSERT_TRUE(editor.applyInertiaDraft(edits)) << editor.status().error;
     EXPECT_TRUE(world.body(crate).inertiaOverridden);
     EXPECT_FLOAT_EQ(world.body(crate).inertiaBody[1][0], 0.05f);
 
@@ -138,7 +148,7 @@ TEST_F(PanelFixture, PhysicalInertiaIsInstalledAndCanBeDerivedAgain) {
     EXPECT_LE(report.moments.y, report.moments.z);
     EXPECT_NEAR(report.moments.x + report.moments.y + report.moments.z, 1.5f, 1e-4f);  // trace is invariant
 
-    ASSERT_TRUE(editor.useDerivedInertia(world));
+    ASSERT_TRUE(editor.useDerivedInertia(edits));
     EXPECT_FALSE(world.body(crate).inertiaOverridden);
     const mat3 derived = shapeInertia(world.body(crate).shape, world.body(crate).mass);
     for (int c = 0; c < 3; ++c)
@@ -150,24 +160,24 @@ TEST_F(PanelFixture, InvalidWorldSettingsAreRefused) {
     ui::EditStatus status;
     WorldSettings s = before;
     s.timestep = 0.0f;
-    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_FALSE(ui::applySettings(edits, s, status));
     EXPECT_NE(status.error.find("timestep"), std::string::npos) << status.error;
     s = before;
     s.substeps = 0;
-    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_FALSE(ui::applySettings(edits, s, status));
     s = before;
     s.velocityIterations = -2;
-    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_FALSE(ui::applySettings(edits, s, status));
     s = before;
     s.gravity.y = std::numeric_limits<float>::quiet_NaN();
-    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_FALSE(ui::applySettings(edits, s, status));
     EXPECT_EQ(world.settings().timestep, before.timestep);
     EXPECT_EQ(world.settings().substeps, before.substeps);
     EXPECT_EQ(world.settings().gravity, before.gravity);
 
     s = before;
     s.substeps = 4;
-    EXPECT_TRUE(ui::applySettings(world, s, status));
+    EXPECT_TRUE(ui::applySettings(edits, s, status));
     EXPECT_TRUE(status.ok());
     EXPECT_EQ(world.settings().substeps, 4);
 }
@@ -180,18 +190,18 @@ TEST_F(PanelFixture, SleepSettingsAreValidatedLikeTheOthers) {
     WorldSettings s = before;
     s.sleeping = true;
     s.sleepTime = 0.0f;  // the rule is (0, 1000] s
-    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_FALSE(ui::applySettings(edits, s, status));
     EXPECT_NE(status.error.find("sleep_time"), std::string::npos) << status.error;
     EXPECT_NE(status.error.find("(0, 1000] s"), std::string::npos) << status.error;
     s.sleepTime = std::numeric_limits<float>::quiet_NaN();
-    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_FALSE(ui::applySettings(edits, s, status));
     EXPECT_NE(status.error.find("sleep_time"), std::string::npos) << status.error;
     s = before;
     s.sleepSpeed = -0.1f;  // [0, 10] m/s
-    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_FALSE(ui::applySettings(edits, s, status));
     EXPECT_NE(status.error.find("sleep_speed"), std::string::npos) << status.error;
     s.sleepSpeed = 10.5f;
-    EXPECT_FALSE(ui::applySettings(world, s, status));
+    EXPECT_FALSE(ui::applySettings(edits, s, status));
     // Refused: nothing changed, not even the checkbox that came with the bad time.
     EXPECT_FALSE(world.settings().sleeping);
     EXPECT_EQ(world.settings().sleepTime, before.sleepTime);
@@ -202,7 +212,7 @@ TEST_F(PanelFixture, SleepSettingsAreValidatedLikeTheOthers) {
     s.sleeping = true;
     s.sleepSpeed = 0.1f;
     s.sleepTime = 2.0f;
-    EXPECT_TRUE(ui::applySettings(world, s, status)) << status.error;
+    EXPECT_TRUE(ui::applySettings(edits, s, status)) << status.error;
     EXPECT_TRUE(status.ok());
     EXPECT_TRUE(world.settings().sleeping);
     EXPECT_EQ(world.settings().sleepSpeed, 0.1f);
@@ -210,13 +220,13 @@ TEST_F(PanelFixture, SleepSettingsAreValidatedLikeTheOthers) {
 }
 
 TEST_F(PanelFixture, EditsWithoutSelectionOrOnDeletedBodiesAreRefused) {
-    ASSERT_TRUE(world.removeBody(crate));
-    editor.validate(world);
-    EXPECT_FALSE(editor.selected());
-    EXPECT_FALSE(editor.setMass(world, 3.0f));
+    ASSERT_FALSE(experiment.apply(app::DeleteBody{crate}));
+    editor.follow(edits);
+    EXPECT_FALSE(experiment.selected());
+    EXPECT_FALSE(editor.setMass(edits, 3.0f));
     EXPECT_FALSE(editor.status().ok());
-    editor.select(world, crate);  // stale handle
-    EXPECT_FALSE(editor.selected());
+    editor.select(edits, crate);  // stale handle
+    EXPECT_FALSE(experiment.selected());
 }
 
 TEST(StatsHistory, KeepsTheNewestSamplesOldestFirst) {

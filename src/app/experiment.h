@@ -1,0 +1,150 @@
+// The experiment: the world being run, the scene it came from and its path,
+// what is selected, and the one door through which the world changes.
+// Every change (a panel's edit of a body or of the world settings, a spawn, a
+// deletion, a mouse drag's begin and end, loading or resetting the scene) is a
+// Command value handed to apply(), which validates it, applies it and records
+// what it replaced and the step it was applied at. Undo, a timeline and input
+// recording build on that record. No GL, SDL or ImGui here: tests drive it.
+#pragma once
+
+#include "physics/world.h"
+#include "scene/scene.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace impulse::app {
+
+/// Replaces the whole definition (properties and state) of a body.
+struct SetBody {
+    BodyId body;
+    BodyDef def;
+};
+struct SetWorldSettings {
+    WorldSettings settings;
+};
+/// The mouse drag's spring, used by the next grab and by the one in progress.
+struct SetDragSettings {
+    DragSettings settings;
+};
+/// Creates a body; `selectIt` makes it the selection (a spawned box is, a shot is not).
+struct SpawnBody {
+    BodyDef def;
+    bool selectIt = false;
+};
+struct DeleteBody {
+    BodyId body;
+};
+/// Grabs a body at a world point with the experiment's drag settings.
+struct BeginDrag {
+    BodyId body;
+    vec3 point{0.0f};
+};
+/// Lets go of the dragged body; it keeps its velocity (a throw).
+struct EndDrag {};
+/// Replaces the world with a new scene; `path` is where it came from ("" for none).
+struct LoadScene {
+    scene::Scene scene;
+    std::string path;
+};
+/// Rebuilds the world from the scene as loaded.
+struct ResetScene {};
+
+using Command = std::variant<SetBody, SetWorldSettings, SetDragSettings, SpawnBody, DeleteBody, BeginDrag, EndDrag,
+                             LoadScene, ResetScene>;
+
+/// The experiment as a scene load or reset replaced it.
+struct ExperimentState {
+    World world;
+    scene::Scene scene;
+    std::string scenePath;
+    double simulatedTime = 0.0;
+};
+
+/// What an applied command replaced: enough to put the experiment back as it was.
+/// Only the fields of the command's kind are set.
+struct Replaced {
+    BodyId selection;                        ///< every command: the selection before
+    std::optional<BodyDef> body;             ///< SetBody, DeleteBody: the body's definition before
+    std::optional<WorldSettings> settings;   ///< SetWorldSettings
+    std::optional<DragSettings> dragSettings;  ///< SetDragSettings
+    std::optional<DragState> drag;           ///< BeginDrag, EndDrag, DeleteBody: the drag before
+    BodyId created;                          ///< SpawnBody: the body it made (undo removes it)
+    /// LoadScene, ResetScene: the whole world, scene and path before (shared: large, never changed).
+    std::shared_ptr<const ExperimentState> experiment;
+};
+
+/// One entry of the edit history.
+struct AppliedEdit {
+    Command command;
+    Replaced before;
+    /// World::stepCount() when it was applied: steps since the scene was last loaded or
+    /// reset (for LoadScene and ResetScene, of the world they replaced).
+    uint64_t step = 0;
+};
+
+class Experiment {
+public:
+    /// An empty world with default settings and no scene.
+    Experiment() = default;
+
+    /// Validates and applies one command and records it in history(). A refused command
+    /// returns the rule broken, naming the field, and leaves everything as it was, with
+    /// nothing recorded.
+    Validation apply(Command command);
+
+    /// Reads a scene file and applies LoadScene; returns the file's error ("" when loaded).
+    std::string open(const std::string& path);
+    /// Writes the world as it is now as a scene file; returns the error ("" when saved).
+    std::string save(const std::string& path) const;
+
+    /// Advances the world by one step of settings().timestep.
+    void step();
+    /// Moves the grabbed point's target (the cursor); not an edit, as it changes every frame.
+    void setDragTarget(const vec3& target) { world_.setDragTarget(target); }
+
+    /// Selects a body, or none for a null or stale handle. Not an edit: the world is unchanged.
+    void select(BodyId id);
+    BodyId selected() const { return selected_; }
+
+    const World& world() const { return world_; }
+    const scene::Scene& scene() const { return scene_; }
+    const std::string& scenePath() const { return scenePath_; }
+    const DragSettings& dragSettings() const { return dragSettings_; }
+    /// Simulated seconds since the scene was last loaded or reset.
+    double simulatedTime() const { return simulatedTime_; }
+    /// Every applied command, oldest first.
+    const std::vector<AppliedEdit>& history() const { return history_; }
+
+private:
+    // One per command kind: validate, fill `before`, apply. A refusal must change nothing.
+    Validation applyCommand(const SetBody& c, Replaced& before);
+    Validation applyCommand(const SetWorldSettings& c, Replaced& before);
+    Validation applyCommand(const SetDragSettings& c, Replaced& before);
+    Validation applyCommand(const SpawnBody& c, Replaced& before);
+    Validation applyCommand(const DeleteBody& c, Replaced& before);
+    Validation applyCommand(const BeginDrag& c, Replaced& before);
+    Validation applyCommand(const EndDrag& c, Replaced& before);
+    Validation applyCommand(const LoadScene& c, Replaced& before);
+    Validation applyCommand(const ResetScene& c, Replaced& before);
+    /// Keeps the experiment as it is in `before`, then builds a fresh world from `scene`.
+    void restart(Replaced& before, scene::Scene scene, std::string path);
+
+    World world_;
+    scene::Scene scene_;
+    std::string scenePath_;
+    BodyId selected_;
+    DragSettings dragSettings_;
+    double simulatedTime_ = 0.0;
+    std::vector<AppliedEdit> history_;
+};
+
+/// Checks a scene built in code (a file's scene is checked by the loader): its settings
+/// and every body, the field named as in the file ("world.timestep", "bodies[2].mass").
+Validation validateScene(const scene::Scene& scene);
+
+}  // namespace impulse::app

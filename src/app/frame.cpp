@@ -1,0 +1,251 @@
+#include "app/frame.h"
+
+#include <glad/glad.h>
+
+#include <imgui.h>
+#include <imgui_internal.h>  // the panels' rectangles, to skip shading what they hide
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace impulse::app {
+
+namespace {
+
+const glm::vec3 kPalette[] = {{0.86f, 0.42f, 0.32f}, {0.25f, 0.62f, 0.66f}, {0.93f, 0.74f, 0.3f},
+                              {0.45f, 0.52f, 0.8f},  {0.56f, 0.72f, 0.42f}, {0.82f, 0.5f, 0.66f},
+                              {0.95f, 0.6f, 0.38f},  {0.42f, 0.74f, 0.88f}};
+const glm::vec3 kStaticColor{0.64f, 0.62f, 0.58f};
+// A sleeping body keeps this much of its colour's saturation and brightness: a resting
+// pile reads as asleep at a glance, each body keeps a hint of its hue, and the hover and
+// selection rim (added by the shader) shows on top as on any body.
+constexpr float kAsleepSaturation = 0.3f;
+constexpr float kAsleepBrightness = 0.7f;
+
+glm::vec4 colorOf(const Body& body, BodyId id) {
+    if (body.isStatic) return glm::vec4(kStaticColor, 1.0f);
+    // Multiplicative hash so neighbours in a stack get different colours.
+    const uint32_t h = (id.index * 2654435761u) >> 29;
+    const glm::vec3 color = kPalette[h % 8];
+    if (!body.asleep) return glm::vec4(color, 1.0f);
+    // Chosen here, per body, rather than in the shader: software GL pays for a branch per pixel.
+    const glm::vec3 grey(glm::dot(color, glm::vec3(0.299f, 0.587f, 0.114f)));  // Rec. 601 luma
+    return glm::vec4(kAsleepBrightness * glm::mix(grey, color, kAsleepSaturation), 1.0f);
+}
+
+}  // namespace
+
+Frame::Frame() = default;
+Frame::~Frame() = default;
+
+bool Frame::init(const std::string& shaderDir, std::string& error) {
+    renderer_ = std::make_unique<render::Renderer>();
+    return renderer_->init(shaderDir, error);
+}
+
+void Frame::release() { renderer_.reset(); }
+
+void Frame::resize(int width, int height) {
+    width_ = width;
+    height_ = height;
+}
+
+void Frame::capturePoses(const World& world) {
+    for (BodyId id : world.bodyIds()) {
+        if (id.index >= previous_.size()) previous_.resize(id.index + 1);
+        const Body& b = world.body(id);
+        previous_[id.index] = Pose{b.position, b.orientation, id.generation};
+    }
+}
+
+void Frame::build(const World& world, BodyId selected, BodyId hover, float alpha, const ui::DebugView& view,
+                  const ui::ContactKey& pickedContact) {
+    buildDrawList(world, selected, hover, alpha);
+    buildDebugLayer(world, selected, view, pickedContact);
+}
+
+void Frame::render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut) {
+    renderer_->render(camera, width_, height_, draw_, debug_, renderOptions(camera.target, view, cut));
+}
+
+std::string Frame::saveScreenshot(const std::string& path) const {
+    return render::saveScreenshot(path, width_, height_);
+}
+
+void Frame::buildDrawList(const World& world, BodyId selected, BodyId hover, float alpha) {
+    draw_.clear();
+    const DragState& drag = world.drag();
+    for (BodyId id : world.bodyIds()) {
+        const Body& b = world.body(id);
+        vec3 p = b.position;
+        quat q = b.orientation;
+        if (alpha < 1.0f && !b.isStatic && id.index < previous_.size() &&
+            previous_[id.index].generation == id.generation) {
+            // Blend last step's pose into this one by the unsimulated fraction (nlerp on the short arc).
+            const Pose& prev = previous_[id.index];
+            p = glm::mix(prev.position, p, alpha);
+            quat q0 = prev.orientation;
+            if (glm::dot(q0, q) < 0.0f) q0 = -q0;
+            q = glm::normalize(q0 * (1.0f - alpha) + q * alpha);
+        }
+        render::Highlight hl = render::Highlight::None;
+        if (drag.active && drag.body == id) {
+            hl = render::Highlight::Dragged;
+        } else if (id == selected) {
+            hl = render::Highlight::Selected;
+        } else if (id == hover) {
+            hl = render::Highlight::Hover;
+        }
+        const glm::vec4 color = colorOf(b, id);
+        if (b.shape.type == ShapeType::Box) {
+            draw_.boxes.push_back(render::Instance::make(p, q, b.shape.halfExtents, color, hl, b.isStatic));
+        } else {
+            draw_.spheres.push_back(render::Instance::make(p, q, vec3(b.shape.radius), color, hl, b.isStatic));
+        }
+    }
+}
+
+void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
+                            const ui::ContactKey& pickedContact) {
+    debug_.clear();
+    // A pile has thousands of contact points: copy them out only when some are drawn.
+    const bool contactsShown =
+        view.contacts || view.normals || view.impulses || pickedContact.valid;
+    const std::vector<ContactPointInfo> contacts =
+        contactsShown ? world.contacts() : std::vector<ContactPointInfo>{};
+    const int pickedIndex = ui::findContact(contacts, pickedContact);
+    const glm::vec4 stickColor(0.3f, 1.0f, 0.4f, 1.0f), slipColor(1.0f, 0.45f, 0.15f, 1.0f);
+    for (size_t i = 0; i < contacts.size(); ++i) {
+        const ContactPointInfo& c = contacts[i];
+        const bool picked = static_cast<int>(i) == pickedIndex;
+        if (view.contacts || picked) {
+            debug_.point(c.point, picked ? glm::vec4(1.0f) : (c.sticking ? stickColor : slipColor), picked ? 14.0f : 7.0f);
+        }
+        if (view.normals || picked) debug_.arrow(c.point, c.point + c.normal * 0.35f, {1.0f, 0.9f, 0.2f, 1.0f});
+        if (view.impulses || picked) {
+            debug_.arrow(c.point, c.point + c.normal * (c.normalImpulse * view.impulseScale), {0.2f, 0.85f, 1.0f, 1.0f});
+            debug_.arrow(c.point, c.point + c.frictionImpulse * view.impulseScale, {1.0f, 0.35f, 0.9f, 1.0f});
+        }
+    }
+    for (BodyId id : world.bodyIds()) {
+        const Body& b = world.body(id);
+        if (view.aabbs) {
+            const Aabb box = shapeAabb(b.shape, b.position, b.rotation, 0.0f);
+            debug_.aabb(box.lower, box.upper, b.isStatic ? glm::vec4(0.6f, 0.6f, 0.6f, 0.6f) : glm::vec4(1.0f, 1.0f, 0.3f, 0.9f));
+        }
+        if (b.isStatic) continue;
+        if (view.velocities) {
+            debug_.arrow(b.position, b.position + b.linearVelocity * view.velocityScale, {0.3f, 0.6f, 1.0f, 1.0f});
+            debug_.arrow(b.position, b.position + b.angularVelocity * view.velocityScale, {0.75f, 0.4f, 1.0f, 1.0f});
+        }
+        if (view.centreOfMass) {
+            debug_.cross(b.position, 0.15f, {1.0f, 1.0f, 1.0f, 1.0f});
+            debug_.point(b.position, {0.1f, 0.1f, 0.1f, 1.0f}, 6.0f);
+        }
+        if (view.principalAxes) {
+            vec3 moments;
+            mat3 axes;
+            principalAxes(b.inertiaBody, moments, axes);
+            debug_.axes(b.position, b.rotation * axes, vec3(boundingRadius(b.shape) * 1.3f));
+        }
+    }
+    // Outline the selection so it reads at any distance.
+    if (selected && world.isValid(selected)) {
+        const Body& b = world.body(selected);
+        const glm::vec4 orange(1.0f, 0.6f, 0.1f, 1.0f);
+        if (b.shape.type == ShapeType::Box) {
+            debug_.orientedBox(b.position, b.rotation, b.shape.halfExtents * 1.01f, orange);
+        } else {
+            const float r = b.shape.radius * 1.01f;
+            debug_.circle(b.position, b.rotation[0], b.rotation[1], r, orange);
+            debug_.circle(b.position, b.rotation[1], b.rotation[2], r, orange);
+            debug_.circle(b.position, b.rotation[2], b.rotation[0], r, orange);
+        }
+    }
+    const DragState& drag = world.drag();
+    if (drag.active) {
+        debug_.line(drag.anchor, drag.target, {1.0f, 1.0f, 1.0f, 1.0f});
+        debug_.point(drag.target, {1.0f, 1.0f, 1.0f, 1.0f}, 9.0f);
+        debug_.point(drag.anchor, {1.0f, 0.55f, 0.1f, 1.0f}, 9.0f);
+    }
+}
+
+render::RenderOptions Frame::renderOptions(const glm::vec3& focus, const ui::DebugView& view, ui::ShadowCut cut) const {
+    render::RenderOptions ro;
+    ro.shadows = view.shadows && cut != ui::ShadowCut::all;
+    ro.bodiesReceiveShadows = cut == ui::ShadowCut::none;
+    // The shadow map covers the moving bodies (and the camera's focus).
+    vec3 lo = focus - vec3(2.0f), hi = focus + vec3(2.0f);
+    for (const auto* v : {&draw_.boxes, &draw_.spheres}) {
+        for (const render::Instance& inst : *v) {
+            if (inst.halfSizeFlags.w > 0.5f) continue;  // static: receives, not the focus
+            const vec3 p(inst.positionHighlight);
+            const float r = glm::length(vec3(inst.halfSizeFlags));
+            lo = glm::min(lo, p - vec3(r));
+            hi = glm::max(hi, p + vec3(r));
+        }
+    }
+    ro.hiddenRects = hiddenPanelRects();
+    ro.panelColor = panelColor_;
+    // A body flung far away must not spread the map's texels over kilometres.
+    constexpr float kMaxShadowReach = 80.0f;  // m from the camera's focus
+    ro.shadowLower = glm::max(lo, focus - vec3(kMaxShadowReach));
+    ro.shadowUpper = glm::min(hi, focus + vec3(kMaxShadowReach));
+    return ro;
+}
+
+std::vector<glm::ivec4> Frame::hiddenPanelRects() const {
+    // Call after ImGui::Render(): the panels' final rectangles for this frame. Only plain
+    // windows (square, background cleared by the renderer); popups and tooltips are partly
+    // transparent.
+    std::vector<glm::ivec4> rects;
+    const ImGuiContext* g = ImGui::GetCurrentContext();
+    if (!g || width_ <= 0 || height_ <= 0) return rects;
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    for (const ImGuiWindow* w : g->Windows) {
+        if (!w->WasActive || w->Hidden) continue;
+        if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip |
+                        ImGuiWindowFlags_NoBackground)) {
+            continue;
+        }
+        // Pixels from the bottom left: those whose centres the window's rectangle holds.
+        const float x0 = w->Pos.x * scale.x, x1 = (w->Pos.x + w->Size.x) * scale.x;
+        const float y0 = static_cast<float>(height_) - (w->Pos.y + w->Size.y) * scale.y;
+        const float y1 = static_cast<float>(height_) - w->Pos.y * scale.y;
+        const int ix0 = static_cast<int>(std::round(x0)), iy0 = static_cast<int>(std::round(y0));
+        const int ix1 = static_cast<int>(std::round(x1)), iy1 = static_cast<int>(std::round(y1));
+        if (ix1 > ix0 && iy1 > iy0) rects.emplace_back(ix0, iy0, ix1 - ix0, iy1 - iy0);
+    }
+    return rects;
+}
+
+void Frame::drawOverlay(const World& world, const std::string& sceneName, const ui::SimControls& sim,
+                        int mouseX, int mouseY) {
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    char text[256];
+    std::snprintf(text, sizeof text, "%s  |  %d bodies  |  %s%s", sceneName.c_str(), world.bodyCount(),
+                  sim.paused ? "PAUSED" : "running", sim.timeScale != 1.0f ? "  (slow motion)" : "");
+    const ImVec2 size = ImGui::CalcTextSize(text);
+    const ImVec2 pos(0.5f * (display.x - size.x), 10.0f);
+    dl->AddRectFilled(ImVec2(pos.x - 8, pos.y - 4), ImVec2(pos.x + size.x + 8, pos.y + size.y + 4),
+                      IM_COL32(20, 24, 30, 170), 4.0f);
+    dl->AddText(pos, sim.paused ? IM_COL32(255, 200, 90, 255) : IM_COL32(230, 235, 240, 255), text);
+    const char* hint = "H: help";
+    dl->AddText(ImVec2(0.5f * (display.x - ImGui::CalcTextSize(hint).x), pos.y + size.y + 8),
+                IM_COL32(200, 205, 215, 200), hint);
+    const DragState& drag = world.drag();
+    if (drag.active) {
+        std::snprintf(text, sizeof text, "drag force %.1f N", static_cast<double>(glm::length(drag.force)));
+        const ImVec2 at(static_cast<float>(mouseX) + 16.0f, static_cast<float>(mouseY) + 12.0f);
+        const ImVec2 ts = ImGui::CalcTextSize(text);
+        dl->AddRectFilled(ImVec2(at.x - 4, at.y - 2), ImVec2(at.x + ts.x + 4, at.y + ts.y + 2), IM_COL32(20, 24, 30, 190),
+                          3.0f);
+        dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
+    }
+}
+
+}  // namespace impulse::app

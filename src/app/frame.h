@@ -1,0 +1,74 @@
+// What the 3D view shows, frame by frame: the draw lists (bodies blended between
+// the last two steps, coloured and highlighted), the debug layer (contacts,
+// velocities, boxes, axes, the selection and the drag), the 3D pass with the
+// panels' rectangles left out, the overlay above the view, and screenshots.
+#pragma once
+
+#include "physics/world.h"
+#include "render/camera.h"
+#include "render/debug_draw.h"
+#include "render/renderer.h"
+#include "ui/panels.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace impulse::app {
+
+class Frame {
+public:
+    Frame();
+    ~Frame();
+    Frame(const Frame&) = delete;
+    Frame& operator=(const Frame&) = delete;
+
+    /// Needs the current GL context.
+    bool init(const std::string& shaderDir, std::string& error);
+    /// The panels' background, which the 3D pass clears their rectangles to.
+    void setPanelColor(const glm::vec4& color) { panelColor_ = color; }
+    /// Frees the GL objects; call while the context lives.
+    void release();
+    /// The drawable's size in pixels this frame.
+    void resize(int width, int height);
+
+    /// Before each step: the poses the next frames blend from.
+    void capturePoses(const World& world);
+    /// The world was replaced: no pose to blend from.
+    void forgetPoses() { previous_.clear(); }
+
+    /// The draw lists and the debug layer from the world as it is now, bodies drawn
+    /// `alpha` of the way from their pose before the last step to their pose after it.
+    void build(const World& world, BodyId selected, BodyId hover, float alpha, const ui::DebugView& view,
+               const ui::ContactKey& pickedContact);
+    /// The 3D pass of what build() made. Call after ImGui::Render(): it leaves out the panels.
+    void render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut);
+    /// Saves the back buffer (before the swap) as a PNG; returns "" or the error.
+    std::string saveScreenshot(const std::string& path) const;
+
+    /// The scene's name, body count and run state above the view, and the drag force by the cursor.
+    static void drawOverlay(const World& world, const std::string& sceneName, const ui::SimControls& sim,
+                            int mouseX, int mouseY);
+
+private:
+    struct Pose {
+        vec3 position{0.0f};
+        quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
+        uint32_t generation = 0;
+    };
+
+    void buildDrawList(const World& world, BodyId selected, BodyId hover, float alpha);
+    void buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
+                         const ui::ContactKey& pickedContact);
+    render::RenderOptions renderOptions(const glm::vec3& focus, const ui::DebugView& view, ui::ShadowCut cut) const;
+    std::vector<glm::ivec4> hiddenPanelRects() const;
+
+    std::unique_ptr<render::Renderer> renderer_;
+    glm::vec4 panelColor_{0.0f};
+    int width_ = 0, height_ = 0;  // drawable size in pixels
+    std::vector<Pose> previous_;  // pose before the last step, by body index
+    render::DrawList draw_;
+    render::DebugDraw debug_;
+};
+
+}  // namespace impulse::app

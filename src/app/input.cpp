@@ -1,0 +1,248 @@
+#include "app/input.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace impulse::app {
+
+namespace {
+
+constexpr float kPickDistance = 1000.0f;  // m, longest ray cast
+constexpr float kShotSpeed = 25.0f;       // m/s
+constexpr float kShotRadius = 0.25f;      // m
+constexpr float kShotMass = 2.0f;         // kg
+constexpr float kSpawnSize = 0.5f;        // m, box half extent and sphere radius
+constexpr float kOrbitRadiansPerPixel = 0.006f;
+// Panels take this much width on the sides; framing fits bodies into what is left.
+constexpr int kPanelWidths = 710;
+
+}  // namespace
+
+Input::Input(Experiment& experiment, int width, int height)
+    : experiment_(experiment), defaultWidth_(width), defaultHeight_(height) {}
+
+void Input::handleMouse(const SDL_Event& event) {
+    const ImGuiIO& io = ImGui::GetIO();
+    switch (event.type) {
+        case SDL_MOUSEBUTTONDOWN:
+            mouseX_ = event.button.x;
+            mouseY_ = event.button.y;
+            if (io.WantCaptureMouse) break;
+            if (event.button.button == SDL_BUTTON_LEFT) {
+                beginMouseDrag();
+            } else if (event.button.button == SDL_BUTTON_RIGHT) {
+                if (SDL_GetModState() & KMOD_SHIFT) {
+                    panning_ = true;
+                } else {
+                    orbiting_ = true;
+                }
+            } else if (event.button.button == SDL_BUTTON_MIDDLE) {
+                panning_ = true;
+            }
+            break;
+        case SDL_MOUSEBUTTONUP:
+            mouseX_ = event.button.x;
+            mouseY_ = event.button.y;
+            if (event.button.button == SDL_BUTTON_LEFT && grabbing_) {
+                updateDragTarget();
+                experiment_.apply(EndDrag{});  // the body keeps its velocity: a throw
+                grabbing_ = false;
+            } else if (event.button.button == SDL_BUTTON_RIGHT || event.button.button == SDL_BUTTON_MIDDLE) {
+                orbiting_ = false;
+                panning_ = false;
+            }
+            break;
+        case SDL_MOUSEMOTION: {
+            mouseX_ = event.motion.x;
+            mouseY_ = event.motion.y;
+            const float dx = static_cast<float>(event.motion.xrel), dy = static_cast<float>(event.motion.yrel);
+            if (orbiting_) camera_.orbit(-dx * kOrbitRadiansPerPixel, dy * kOrbitRadiansPerPixel);
+            if (panning_) {
+                int w = 1, h = 1;
+                windowSize(w, h);
+                camera_.pan(dx, dy, static_cast<float>(h));
+            }
+            break;
+        }
+        case SDL_MOUSEWHEEL:
+            if (!io.WantCaptureMouse) camera_.zoom(static_cast<float>(event.wheel.y));
+            break;
+        default:
+            break;
+    }
+}
+
+bool Input::handleKey(const SDL_Keycode key, ui::PanelRequests& requests) {
+    switch (key) {
+        case SDLK_f:
+            requests.frameSelection = true;
+            return true;
+        case SDLK_b:
+            requests.spawnBox = true;
+            return true;
+        case SDLK_n:
+            requests.spawnSphere = true;
+            return true;
+        case SDLK_t:
+            requests.shoot = true;
+            return true;
+        case SDLK_DELETE:
+        case SDLK_BACKSPACE:
+        case SDLK_x:
+            requests.deleteSelection = true;
+            return true;
+        case SDLK_ESCAPE:
+            experiment_.select(BodyId{});
+            return true;
+        default:
+            return false;
+    }
+}
+
+void Input::update() {
+    updateDragTarget();
+    updateHover();
+}
+
+void Input::forgetWorld() {
+    grabbing_ = false;
+    hover_ = BodyId{};
+}
+
+void Input::beginMouseDrag() {
+    const render::Ray ray = mouseRay();
+    const World& world = experiment_.world();
+    const std::optional<RayHit> hit = world.rayCast(ray.origin, ray.direction, kPickDistance);
+    if (!hit) {
+        experiment_.select(BodyId{});
+        return;
+    }
+    experiment_.select(hit->body);
+    if (world.body(hit->body).isStatic) return;
+    // The grabbed point follows the cursor on the plane through it facing the camera.
+    dragPlanePoint_ = hit->point;
+    dragPlaneNormal_ = -camera_.forward();
+    if (!experiment_.apply(BeginDrag{hit->body, hit->point})) grabbing_ = true;
+}
+
+void Input::updateDragTarget() {
+    if (!grabbing_) return;
+    if (!experiment_.world().drag().active) {
+        grabbing_ = false;  // the body was deleted or the world replaced
+        return;
+    }
+    glm::vec3 target;
+    if (render::intersectPlane(mouseRay(), dragPlanePoint_, dragPlaneNormal_, target)) {
+        experiment_.setDragTarget(target);
+    }
+}
+
+void Input::updateHover() {
+    hover_ = BodyId{};
+    if (grabbing_ || orbiting_ || panning_ || !mouseInView()) return;
+    const render::Ray ray = mouseRay();
+    const World& world = experiment_.world();
+    if (const std::optional<RayHit> hit = world.rayCast(ray.origin, ray.direction, kPickDistance)) hover_ = hit->body;
+}
+
+BodyDef Input::spawnDef(ShapeType type) const {
+    int w = 1, h = 1;
+    windowSize(w, h);
+    const render::Ray ray =
+        mouseInView() ? mouseRay()
+                      : camera_.rayThroughPixel(0.5f * static_cast<float>(w), 0.5f * static_cast<float>(h),
+                                                static_cast<float>(w), static_cast<float>(h));
+    BodyDef def;
+    def.shape = type == ShapeType::Box ? Shape::box(vec3(kSpawnSize)) : Shape::sphere(kSpawnSize);
+    def.name = uniqueName(type == ShapeType::Box ? "box" : "sphere");
+    // Drop it just above whatever the mouse points at, or on the y = 0 plane.
+    vec3 point;
+    if (const std::optional<RayHit> hit = experiment_.world().rayCast(ray.origin, ray.direction, kPickDistance)) {
+        def.position = hit->point + hit->normal * (kSpawnSize * 1.75f) + vec3(0.0f, kSpawnSize * 0.5f, 0.0f);
+    } else if (render::intersectPlane(ray, vec3(0.0f), vec3(0.0f, 1.0f, 0.0f), point)) {
+        def.position = point + vec3(0.0f, kSpawnSize * 2.0f, 0.0f);
+    } else {
+        def.position = ray.origin + ray.direction * 10.0f;
+    }
+    return def;
+}
+
+BodyDef Input::shotDef() const {
+    render::Ray ray = mouseRay();
+    if (!mouseInView()) {
+        ray.origin = camera_.eye();
+        ray.direction = camera_.forward();
+    }
+    BodyDef def;
+    def.name = uniqueName("shot");
+    def.shape = Shape::sphere(kShotRadius);
+    def.mass = kShotMass;
+    def.position = ray.origin + ray.direction * 1.0f;
+    def.linearVelocity = ray.direction * kShotSpeed;
+    return def;
+}
+
+std::string Input::uniqueName(const std::string& stem) const {
+    for (int n = 1;; ++n) {
+        std::string name = stem + "_" + std::to_string(n);
+        if (!experiment_.world().findBody(name)) return name;
+    }
+}
+
+void Input::frameAll() {
+    // Frame the moving bodies and the smaller static props (ramps, walls); a large
+    // ground would otherwise push everything into the distance.
+    constexpr float kLargeStatic = 10.0f;  // m, half size beyond which a static body is "the ground"
+    const World& world = experiment_.world();
+    vec3 lo(1e30f), hi(-1e30f);
+    bool any = false;
+    for (int pass = 0; pass < 2 && !any; ++pass) {
+        for (BodyId id : world.bodyIds()) {
+            const Body& b = world.body(id);
+            const Aabb box = shapeAabb(b.shape, b.position, b.rotation, 0.0f);
+            if (pass == 0 && b.isStatic && glm::length(box.upper - box.lower) > 2.0f * kLargeStatic) continue;
+            lo = glm::min(lo, box.lower);
+            hi = glm::max(hi, box.upper);
+            any = true;
+        }
+    }
+    if (!any) {
+        lo = vec3(-5.0f);
+        hi = vec3(5.0f);
+    }
+    int winW = defaultWidth_, winH = defaultHeight_;
+    windowSize(winW, winH);
+    const int freeWidth = winW - kPanelWidths > winW / 3 ? winW - kPanelWidths : winW;
+    // The bounding sphere of a box overestimates what must fit: 0.8 keeps a small margin.
+    camera_.frame(0.5f * (lo + hi), std::max(0.4f * glm::length(hi - lo), 2.5f),
+                  static_cast<float>(freeWidth) / static_cast<float>(std::max(winH, 1)));
+}
+
+void Input::frameBody(BodyId id) {
+    const World& world = experiment_.world();
+    if (!world.isValid(id)) {
+        frameAll();
+        return;
+    }
+    const Body& b = world.body(id);
+    camera_.target = b.position;
+    camera_.distance = std::max(6.0f * boundingRadius(b.shape), 3.0f);
+}
+
+void Input::windowSize(int& width, int& height) const {
+    if (window_) SDL_GetWindowSize(window_, &width, &height);
+}
+
+render::Ray Input::mouseRay() const {
+    int w = 1, h = 1;
+    windowSize(w, h);
+    return camera_.rayThroughPixel(static_cast<float>(mouseX_), static_cast<float>(mouseY_), static_cast<float>(w),
+                                   static_cast<float>(h));
+}
+
+bool Input::mouseInView() const {
+    return !ImGui::GetIO().WantCaptureMouse && window_ && SDL_GetMouseFocus() == window_;
+}
+
+}  // namespace impulse::app
