@@ -229,6 +229,31 @@ TEST_F(PanelFixture, EditsWithoutSelectionOrOnDeletedBodiesAreRefused) {
     EXPECT_FALSE(experiment.selected());
 }
 
+// The panels' edits reach the world as experiment commands, recorded like any other;
+// a refused one is not recorded.
+TEST_F(PanelFixture, EditsAreRecordedAsExperimentCommands) {
+    const size_t recorded = experiment.history().size();
+    ASSERT_TRUE(editor.setMass(edits, 4.0f));
+    ASSERT_EQ(experiment.history().size(), recorded + 1);
+    const app::AppliedEdit& entry = experiment.history().back();
+    ASSERT_TRUE(std::holds_alternative<app::SetBody>(entry.command));
+    EXPECT_TRUE(std::get<app::SetBody>(entry.command).body == crate);
+    EXPECT_EQ(std::get<app::SetBody>(entry.command).def.mass, 4.0f);
+    EXPECT_EQ(entry.before.body->mass, 2.0f);
+    EXPECT_EQ(entry.step, 10u);
+
+    WorldSettings s = world.settings();
+    s.substeps = 2;
+    ui::EditStatus status;
+    ASSERT_TRUE(ui::applySettings(edits, s, status));
+    EXPECT_TRUE(std::holds_alternative<app::SetWorldSettings>(experiment.history().back().command));
+
+    EXPECT_FALSE(editor.setMass(edits, -1.0f));
+    s.substeps = 0;
+    EXPECT_FALSE(ui::applySettings(edits, s, status));
+    EXPECT_EQ(experiment.history().size(), recorded + 2);
+}
+
 TEST(StatsHistory, KeepsTheNewestSamplesOldestFirst) {
     ui::StatsHistory h;
     for (int i = 0; i < ui::StatsHistory::kCapacity + 10; ++i) {
