@@ -75,27 +75,13 @@ std::vector<vec3> future(World world, int steps) {
     return out;
 }
 
+// Ground, a 2 kg crate at 2 m and a ball: the panel tests' scene too.
+const std::string kScenePath = IMPULSE_SOURCE_DIR "/tests/app/data/ground_crate_ball.json";
+
 scene::Scene smallScene() {
-    scene::Scene s;
-    s.name = "small";
-    BodyDef ground;
-    ground.name = "ground";
-    ground.isStatic = true;
-    ground.shape = Shape::box(vec3(10.0f, 0.5f, 10.0f));
-    ground.position = vec3(0.0f, -0.5f, 0.0f);
-    s.bodies.push_back(ground);
-    BodyDef crate;
-    crate.name = "crate";
-    crate.mass = 2.0f;
-    crate.shape = Shape::box(vec3(0.5f, 0.25f, 0.75f));
-    crate.position = vec3(0.0f, 1.0f, 0.0f);
-    s.bodies.push_back(crate);
-    BodyDef ball;
-    ball.name = "ball";
-    ball.shape = Shape::sphere(0.3f);
-    ball.position = vec3(1.5f, 1.0f, 0.0f);
-    s.bodies.push_back(ball);
-    return s;
+    scene::SceneResult loaded = scene::loadSceneFile(kScenePath);
+    if (const auto* bad = std::get_if<scene::SceneError>(&loaded)) ADD_FAILURE() << bad->message();
+    return std::get<scene::Scene>(loaded);
 }
 
 struct ExperimentFixture : ::testing::Test {
@@ -103,7 +89,7 @@ struct ExperimentFixture : ::testing::Test {
     BodyId ground, crate, ball;
 
     void SetUp() override {
-        ASSERT_FALSE(experiment.apply(LoadScene{smallScene(), "small.json"}));
+        ASSERT_FALSE(experiment.apply(LoadScene{smallScene(), kScenePath}));
         ground = experiment.world().findBody("ground");
         crate = experiment.world().findBody("crate");
         ball = experiment.world().findBody("ball");
@@ -140,8 +126,8 @@ TEST_F(ExperimentFixture, LoadingRecordsTheSceneWithAnEmptyWorldBefore) {
     EXPECT_EQ(last().step, 0u);
     ASSERT_TRUE(last().before.experiment);
     EXPECT_EQ(last().before.experiment->world.bodyCount(), 0);
-    EXPECT_EQ(experiment.scenePath(), "small.json");
-    EXPECT_EQ(experiment.scene().name, "small");
+    EXPECT_EQ(experiment.scenePath(), kScenePath);
+    EXPECT_EQ(experiment.scene().name, "Ground, crate and ball");
     EXPECT_EQ(experiment.world().stepCount(), 10u);
     EXPECT_DOUBLE_EQ(experiment.simulatedTime(), 10.0 * static_cast<double>(experiment.world().settings().timestep));
 }
@@ -281,8 +267,8 @@ TEST_F(ExperimentFixture, LoadReplacesTheWorldAndKeepsTheOldOneWhole) {
     EXPECT_EQ(last().step, 10u);
     ASSERT_TRUE(last().before.experiment);
     expectSameWorld(old, last().before.experiment->world);
-    EXPECT_EQ(last().before.experiment->scenePath, "small.json");
-    EXPECT_EQ(last().before.experiment->scene.name, "small");
+    EXPECT_EQ(last().before.experiment->scenePath, kScenePath);
+    EXPECT_EQ(last().before.experiment->scene.name, "Ground, crate and ball");
     EXPECT_TRUE(last().before.selection == crate);
 
     scene::Scene bad = smallScene();

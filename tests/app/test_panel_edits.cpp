@@ -14,6 +14,8 @@ using namespace impulse;
 
 namespace {
 
+const std::string kGroundCrateBall = IMPULSE_SOURCE_DIR "/tests/app/data/ground_crate_ball.json";
+
 struct PanelFixture : ::testing::Test {
     app::Experiment experiment;
     app::ExperimentEdits edits{experiment};
@@ -22,25 +24,7 @@ struct PanelFixture : ::testing::Test {
     ui::BodyEditor editor;
 
     void SetUp() override {
-        BodyDef g;
-        g.name = "ground";
-        g.isStatic = true;
-        g.shape = Shape::box(vec3(10.0f, 0.5f, 10.0f));
-        g.position = vec3(0.0f, -0.5f, 0.0f);
-        scene::Scene scene;
-        scene.bodies.push_back(g);
-        BodyDef c;
-        c.name = "crate";
-        c.mass = 2.0f;
-        c.shape = Shape::box(vec3(0.5f, 0.25f, 0.75f));
-        c.position = vec3(0.0f, 2.0f, 0.0f);
-        scene.bodies.push_back(c);
-        BodyDef b;
-        b.name = "ball";
-        b.shape = Shape::sphere(0.3f);
-        b.position = vec3(1.5f, 1.0f, 0.0f);
-        scene.bodies.push_back(b);
-        ASSERT_FALSE(experiment.apply(app::LoadScene{scene, ""}));
+        ASSERT_EQ(experiment.open(kGroundCrateBall), "");
         ground = world.findBody("ground");
         crate = world.findBody("crate");
         ball = world.findBody("ball");
