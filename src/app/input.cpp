@@ -73,7 +73,7 @@ void Input::handleMouse(const SDL_Event& event) {
     }
 }
 
-bool Input::handleKey(const SDL_Keycode key, ui::PanelRequests& requests) {
+bool Input::handleKey(SDL_Keycode key, ui::PanelRequests& requests) {
     switch (key) {
         case SDLK_f:
             requests.frameSelection = true;

@@ -24,7 +24,7 @@ public:
     void handleMouse(const SDL_Event& event);
     /// The keys of the 3D view: B, N, T (spawn, shoot), Delete/X, F and Esc. Most become
     /// requests, handled with the panels' buttons; false for a key that is not one of them.
-    bool handleKey(const SDL_Keycode key, ui::PanelRequests& requests);
+    bool handleKey(SDL_Keycode key, ui::PanelRequests& requests);
     /// Once a frame, before drawing: moves the drag target to the cursor and finds the hovered body.
     void update();
     /// The scene was loaded or reset: nothing is held or hovered any more.

@@ -1,0 +1,17 @@
+// The Stats panel's rolling plots, drawn with ImGui's draw list.
+#pragma once
+
+#include <imgui.h>
+
+#include <utility>
+#include <vector>
+
+namespace impulse::ui {
+
+/// Several named series of up to StatsHistory::kCapacity samples in one frame of the
+/// given height, with a shared vertical range (its ends written inside) and a legend.
+/// Non-finite samples leave gaps.
+void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vector<float>>>& series,
+               const ImU32* colors, float height);
+
+}  // namespace impulse::ui
