@@ -51,7 +51,7 @@ struct LoadScene {
     scene::Scene scene;
     std::string path;
 };
-/// Rebuilds the world from the scene as loaded.
+/// Rebuilds the world from the scene as loaded (never refused).
 struct ResetScene {};
 
 using Command = std::variant<SetBody, SetWorldSettings, SetDragSettings, SpawnBody, DeleteBody, BeginDrag, EndDrag,
@@ -65,15 +65,16 @@ struct ExperimentState {
     double simulatedTime = 0.0;
 };
 
-/// What an applied command replaced: enough to put the experiment back as it was.
-/// Only the fields of the command's kind are set.
+/// What an applied command replaced, for undo: applying it back restores the bodies,
+/// settings and scene bit for bit, except that World can hand a deleted body back
+/// only under a new handle. Only the fields of the command's kind are set.
 struct Replaced {
     BodyId selection;                        ///< every command: the selection before
     std::optional<BodyDef> body;             ///< SetBody, DeleteBody: the body's definition before
     std::optional<WorldSettings> settings;   ///< SetWorldSettings
     std::optional<DragSettings> dragSettings;  ///< SetDragSettings
     std::optional<DragState> drag;           ///< BeginDrag, EndDrag, DeleteBody: the drag before
-    BodyId created;                          ///< SpawnBody: the body it made (undo removes it)
+    BodyId created;                          ///< SpawnBody: the body it made (removing it undoes the spawn)
     /// LoadScene, ResetScene: the whole world, scene and path before (shared: large, never changed).
     std::shared_ptr<const ExperimentState> experiment;
 };
