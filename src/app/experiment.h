@@ -65,9 +65,9 @@ struct ExperimentState {
     double simulatedTime = 0.0;
 };
 
-/// What an applied command replaced, for undo: applying it back restores the bodies,
-/// settings and scene bit for bit, except that World can hand a deleted body back
-/// only under a new handle. Only the fields of the command's kind are set.
+/// What an applied command replaced, for undo: the values it overwrote (a deleted body
+/// can come back only under a new handle, as World never hands out one twice). Only
+/// the fields of the command's kind are set.
 struct Replaced {
     BodyId selection;                        ///< every command: the selection before
     std::optional<BodyDef> body;             ///< SetBody, DeleteBody: the body's definition before
