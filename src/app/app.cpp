@@ -83,7 +83,12 @@ bool App::openWindow() {
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+#ifdef NDEBUG
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
+#else
+    // Debug builds: GL reports its errors and warnings on stderr (Renderer::init).
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG | SDL_GL_CONTEXT_DEBUG_FLAG);
+#endif
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     const std::string title = "Impulse Lab - " + experiment_.scene().name;
@@ -102,9 +107,10 @@ bool App::openWindow() {
         return false;
     }
     SDL_GL_MakeCurrent(window_, context_);
-    SDL_GL_SetSwapInterval(1);  // may fail (Xvfb); the loop caps the rate itself
+    const bool vsync = SDL_GL_SetSwapInterval(1) == 0;
     if (!gladLoadGLLoader(reinterpret_cast<GLADloadproc>(SDL_GL_GetProcAddress))) {
-        std::fprintf(stderr, "impulse-lab: cannot load the OpenGL 3.3 functions\n");
+        std::fprintf(stderr, "impulse-lab: cannot load the OpenGL 3.3 functions (the context says %d.%d)\n",
+                     GLVersion.major, GLVersion.minor);
         return false;
     }
     input_.setWindow(window_);
@@ -113,6 +119,13 @@ bool App::openWindow() {
         std::fprintf(stderr, "impulse-lab: %s\n", error.c_str());
         return false;
     }
+    // One line a bug report can quote: which GL drew (llvmpipe or a GPU) and whether
+    // the swap waits for the display (Xvfb has no vsync: the loop caps the rate at 60 Hz).
+    const render::GlInfo& gl = frame_.glInfo();
+    frameInfo_.glRenderer = gl.renderer;
+    std::printf("impulse-lab: OpenGL %s on %s (%s), vsync %s%s\n", gl.version.c_str(), gl.renderer.c_str(),
+                gl.vendor.c_str(), vsync ? "on" : "unavailable", gl.debugOutput ? ", GL debug output on" : "");
+    std::fflush(stdout);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -135,13 +148,18 @@ bool App::openWindow() {
     const ImVec4 quantised = ImGui::ColorConvertU32ToFloat4(ImGui::ColorConvertFloat4ToU32(background));
     frame_.setPanelColor(glm::vec4(quantised.x, quantised.y, quantised.z, 1.0f));
     background.w = 0.0f;
-    ImGui_ImplSDL2_InitForOpenGL(window_, context_);
-    ImGui_ImplOpenGL3_Init("#version 330 core");
+    if (!ImGui_ImplSDL2_InitForOpenGL(window_, context_) || !ImGui_ImplOpenGL3_Init("#version 330 core")) {
+        std::fprintf(stderr, "impulse-lab: Dear ImGui cannot start on this window and GL context\n");
+        return false;
+    }
     // Software GL pays per sample: the default font's glyphs sit on whole pixels, so
     // nearest sampling of the atlas gives the same text as bilinear, for less. Lines
     // are then anti-aliased by geometry, as the atlas' baked lines need bilinear.
     style.AntiAliasedLinesUseTex = false;
-    ImGui_ImplOpenGL3_CreateDeviceObjects();
+    if (!ImGui_ImplOpenGL3_CreateDeviceObjects()) {
+        std::fprintf(stderr, "impulse-lab: Dear ImGui cannot build its GL shaders and font texture\n");
+        return false;
+    }
     glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<intptr_t>(io.Fonts->TexID)));
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);

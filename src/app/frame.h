@@ -25,6 +25,7 @@ public:
 
     /// Needs the current GL context.
     bool init(const std::string& shaderDir, std::string& error);
+    const render::GlInfo& glInfo() const { return renderer_->glInfo(); }
     /// The panels' background, which the 3D pass clears their rectangles to.
     void setPanelColor(const glm::vec4& color) { panelColor_ = color; }
     /// Frees the GL objects; call while the context lives.

@@ -511,6 +511,7 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
                           "One physics step: %.2f ms", static_cast<double>(frame.stepMs));
     }
     ImGui::Text("render %.1f  UI %.1f ms", static_cast<double>(frame.renderMs), static_cast<double>(frame.uiMs));
+    if (!frame.glRenderer.empty()) ImGui::TextDisabled("GL: %s", frame.glRenderer.c_str());
     ImGui::Text("physics %.1f ms (x%d), waited %.1f", static_cast<double>(frame.physicsMs), frame.stepsThisFrame,
                 static_cast<double>(frame.physicsWaitMs));
     if (ImGui::IsItemHovered()) {

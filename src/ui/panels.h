@@ -67,6 +67,7 @@ struct FrameInfo {
     float presentMs = 0.0f;  ///< buffer swap (and screenshots)
     float simTime = 0.0f;    ///< simulated seconds since load
     ShadowCut shadowCut = ShadowCut::none;
+    std::string glRenderer;  ///< GL_RENDERER: llvmpipe is software GL
 };
 
 class Panels {
