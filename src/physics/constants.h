@@ -73,6 +73,10 @@ inline constexpr float kSupportMassRatio = 10.0f;
 // "Resting on": the contact normal within 45 degrees of the vertical.
 inline constexpr float kSupportNormalCos = 0.7071f;
 
+// Gravity the drag's force cap is measured in when the world's is weaker
+// (m/s^2): under zero gravity a cap of "50 body weights" must still pull.
+inline constexpr float kDragReferenceGravity = 9.81f;
+
 // Largest allowed body half-size or radius (m) and largest mass (kg) accepted by
 // validation: beyond these single precision no longer resolves contacts.
 inline constexpr float kMaxBodySize = 1000.0f;

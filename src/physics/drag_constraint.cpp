@@ -1,5 +1,7 @@
 #include "physics/drag_constraint.h"
 
+#include "physics/solver_data.h"
+
 #include <glm/gtc/constants.hpp>
 
 namespace impulse {

@@ -4,9 +4,21 @@
 #pragma once
 
 #include "physics/body.h"
-#include "physics/contact_solver.h"
+#include "physics/settings.h"
 
 namespace impulse {
+
+struct SolverBody;
+
+struct DragState {
+    bool active = false;
+    BodyId body;
+    vec3 localAnchor{0.0f};  ///< grabbed point in the body frame
+    vec3 anchor{0.0f};       ///< grabbed point in world space now
+    vec3 target{0.0f};       ///< where the cursor wants it
+    vec3 force{0.0f};        ///< force applied in the last step, N
+    DragSettings settings;
+};
 
 struct DragSolver {
     vec3 r{0.0f};              ///< centre of mass -> grabbed point, world

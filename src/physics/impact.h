@@ -10,7 +10,7 @@
 #pragma once
 
 #include "physics/body.h"
-#include "physics/contact_solver.h"
+#include "physics/solver_data.h"
 
 #include <cstdint>
 #include <vector>

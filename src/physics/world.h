@@ -4,8 +4,9 @@
 // leaves the world exactly as it was.
 #pragma once
 
-#include "physics/body.h"
+#include "physics/drag_constraint.h"
 #include "physics/math.h"
+#include "physics/settings.h"
 
 #include <memory>
 #include <optional>
@@ -16,68 +17,12 @@ namespace impulse {
 
 class ThreadTeam;
 
-/// Most threads World::setThreadCount accepts.
-inline constexpr int kMaxThreads = 64;
-/// 1 <= count <= kMaxThreads.
-Validation validateThreadCount(int count);
-
-/// How the restitution of two materials combines into the pair's e.
-enum class RestitutionCombine : uint8_t { Max, Min, Average, Multiply };
-/// How the friction coefficients of two materials combine into the pair's mu.
-enum class FrictionCombine : uint8_t { Geometric, Average, Min, Max };
-
-const char* toString(RestitutionCombine rule);
-const char* toString(FrictionCombine rule);
-std::optional<RestitutionCombine> parseRestitutionCombine(const std::string& text);
-std::optional<FrictionCombine> parseFrictionCombine(const std::string& text);
-float combineRestitution(RestitutionCombine rule, float a, float b);
-float combineFriction(FrictionCombine rule, float a, float b);
-
-/// World settings; the defaults are those of the scene format.
-struct WorldSettings {
-    vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
-    float timestep = 1.0f / 60.0f;     ///< s, one call of World::step()
-    int substeps = 1;                  ///< full collide-and-solve passes per step (more while a body spins fast)
-    int velocityIterations = 10;
-    int positionIterations = 2;
-    float restitutionThreshold = 1.0f;  ///< m/s: slower approaches do not bounce
-    RestitutionCombine restitutionCombine = RestitutionCombine::Max;
-    FrictionCombine frictionCombine = FrictionCombine::Geometric;
-    bool warmStarting = true;
-    /// Islands (bodies joined by contacts) that rest for `sleepTime` stop being stepped
-    /// until an awake body touches them, the drag grabs one or an edit changes one.
-    bool sleeping = false;
-    float sleepSpeed = 0.05f;  ///< m/s: a body rests while no point of it moves faster
-    float sleepTime = 0.5f;    ///< s
-};
-
-/// Field names are those of the scene file's "world" object.
-Validation validateSettings(const WorldSettings& settings);
-
 /// Closest hit of a ray cast.
 struct RayHit {
     BodyId body;
     vec3 point{0.0f};   ///< world, m
     vec3 normal{0.0f};  ///< outward surface normal at the hit
     float distance = 0.0f;
-};
-
-/// The mouse drag: a soft point constraint pulling a point of the body toward a target.
-struct DragSettings {
-    float frequency = 5.0f;         ///< Hz, stiffness of the spring
-    float dampingRatio = 0.7f;      ///< 1 = critically damped
-    float maxForceInWeights = 50.0f;  ///< force cap as a multiple of the body's weight m|g|
-};
-Validation validateDragSettings(const DragSettings& settings);
-
-struct DragState {
-    bool active = false;
-    BodyId body;
-    vec3 localAnchor{0.0f};  ///< grabbed point in the body frame
-    vec3 anchor{0.0f};       ///< grabbed point in world space now
-    vec3 target{0.0f};       ///< where the cursor wants it
-    vec3 force{0.0f};        ///< force applied in the last step, N
-    DragSettings settings;
 };
 
 /// One solved contact point of the last step, with every term of the impulse
@@ -211,7 +156,11 @@ public:
 
 private:
     struct Internals;
+    /// One collide-and-solve pass of length dt: collide, then the solver's stages (solver.h).
     void substep(float dt);
+    /// Broadphase, narrowphase and manifold matching for a pass of length dt;
+    /// wakes the sleeping islands that awake bodies touch.
+    void collide(float dt);
     /// Passes for a step of dt: settings().substeps, or more so that no body
     /// turns more than kMaxTurnPerPass in one (up to kMaxSubsteps).
     int passCount(float dt) const;

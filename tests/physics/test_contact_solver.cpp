@@ -1,8 +1,8 @@
-// The contact solver (physics/contact_solver.h) on hand-built contacts: the
+// The contact solver's stages (physics/solver.h) on hand-built contacts: the
 // textbook single impulse, restitution and speculative gaps, the friction
 // cone, the soft push-out, and warm-start matching by feature id and proximity.
-#include "physics/contact_solver.h"
-#include "physics/impact.h"
+#include "physics/contact.h"
+#include "physics/solver.h"
 
 #include "physics_test_util.h"
 
@@ -41,30 +41,29 @@ Body staticGround() {
 struct OneContact {
     std::vector<Body> bodies;
     std::vector<ContactManifold> manifolds;
-    std::vector<ContactReport> reports;  ///< written by runSubSteps
+    std::vector<ContactReport> reports;  ///< written by runPass
     vec3 point;
     ContactSolverData data;
 };
 
-// A step as World::step runs it: impacts of touching points, then sub-steps
-// of length h (solve with push-out, move, relax), then impacts of gaps that
-// closed, with the results written back for inspection.
-void runSubSteps(OneContact& c, float h, int subSteps) {
+// The settings of these tests: no gravity, the restitution threshold 1 m/s,
+// `subSteps` sub-steps, and no position passes unless asked for.
+WorldSettings solverSettings(int subSteps, int positionIterations = 0) {
+    WorldSettings settings;
+    settings.gravity = vec3(0.0f);
+    settings.restitutionThreshold = 1.0f;
+    settings.velocityIterations = subSteps;
+    settings.positionIterations = positionIterations;
+    return settings;
+}
+
+// One pass of length dt through the solver's stages, as World::step runs
+// them (solvePass), with the results written back for inspection.
+void runPass(OneContact& c, float dt, int subSteps) {
     ThreadTeam team(1);
-    ImpactRules rules;
-    resolveImpacts(c.data, c.bodies, rules);
-    buildContactBatches(c.data);
-    for (int i = 0; i < subSteps; ++i) {
-        beginSubStep(c.data, true, i == 0, team, 0);
-        solveContacts(c.data, h, Sweep::Solve, i % 2 == 1, team, 0);
-        integrateSolverPositions(c.data, c.bodies, h, team, 0);
-        solveContacts(c.data, h, Sweep::Relax, i % 2 == 0, team, 0);
-    }
-    storeBatchImpulses(c.data);
-    findArrivals(c.data, rules.threshold);
-    rules.stage = ImpactStage::AfterSubSteps;
-    resolveImpacts(c.data, c.bodies, rules);
-    finishContacts(c.data, c.manifolds, c.reports, c.bodies);
+    const WorldSettings settings = solverSettings(subSteps);
+    SolverPass pass{settings, dt, c.bodies, c.manifolds, c.reports, c.data, team};
+    solvePass(pass);
 }
 
 OneContact makeContact(const vec3& velocity, const vec3& spin, float separation, float restitution, float friction,
@@ -102,7 +101,6 @@ float normalVelocity(const OneContact& c) {
 TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
     OneContact c = makeContact(vec3(0.3f, -3.0f, 0.1f), vec3(1.0f, -0.5f, 2.0f), 0.0f, 0.6f, 0.0f, vec3(0.4f));
     const float dt = 1.0f / 60.0f;
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
     const ContactPoint& p = c.manifolds[0].points[0];
 
     // k_n computed independently in double: 1/m + n.[(I^-1 (r x n)) x r] with I^-1 = R I_b^-1 R^T.
@@ -115,13 +113,13 @@ TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
 
     const double vn = normalVelocity(c);
     ASSERT_LT(vn, -1.0) << "approach faster than the threshold";
-    EXPECT_NEAR(p.normalVelocityBefore, vn, 1e-5);
 
     // The collision sweep aims at the restitution target -e v_n: j = -(1 + e) v_n / k_n,
     // and the separating point is left alone afterwards (1e-5 relative). The box
     // is a cube, so no gyroscopic precession changes w within the sub-step.
     const vec3 before = c.bodies[0].linearVelocity;
-    runSubSteps(c, dt, 1);
+    runPass(c, dt, 1);
+    EXPECT_NEAR(p.normalVelocityBefore, vn, 1e-5);  // as the preparation measured it
     // The solver's terms, as the contact inspector shows them.
     const EffectiveMassTerms terms = effectiveMassTerms(c.manifolds[0], c.reports[0].points[0], c.bodies[0], c.bodies[1]);
     EXPECT_NEAR(terms.angularTermA, angular, 1e-5 * angular);  // float vs double: 1e-5 relative
@@ -138,8 +136,7 @@ TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
 
 TEST(ContactSolver, SlowApproachDoesNotBounce) {
     OneContact c = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.0f, 1.0f, 0.0f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
-    runSubSteps(c, 1.0f / 60.0f, 4);
+    runPass(c, 1.0f / 60.0f, 4);
     EXPECT_EQ(c.reports[0].points[0].targetVelocity, 0.0f);
     // Stopped, not bounced: what is left is the speculative allowance s/h for the
     // gap the tilted box's turning opens at the point (second order, < 1 cm/s).
@@ -150,25 +147,22 @@ TEST(ContactSolver, SpeculativePointLetsTheGapCloseButNoMore) {
     const float dt = 1.0f / 60.0f;
     // 5 cm gap, approaching at 0.5 m/s: the gap is not closed this step -> no impulse.
     OneContact far = makeContact(vec3(0.0f, -0.5f, 0.0f), vec3(0.0f), 0.05f, 0.5f, 0.0f);
-    prepareContacts(far.manifolds, far.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, far.data);
     const vec3 before = far.bodies[0].linearVelocity;
-    runSubSteps(far, dt, 4);
+    runPass(far, dt, 4);
     EXPECT_EQ(far.reports[0].points[0].stepNormalImpulse, 0.0f);
     EXPECT_TRUE(test::sameBits(far.bodies[0].linearVelocity, before));
     // 1 cm gap at 6 m/s (would travel 10 cm this step): the speculative limit stops
     // the bodies when the gap has closed, and the bounce is given there (Newton's law).
     OneContact fast = makeContact(vec3(0.0f, -6.0f, 0.0f), vec3(0.0f), 0.01f, 0.5f, 0.0f, vec3(0.4f));
-    prepareContacts(fast.manifolds, fast.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, fast.data);
-    runSubSteps(fast, dt, 4);
+    runPass(fast, dt, 4);
     EXPECT_GT(fast.reports[0].points[0].stepNormalImpulse, 0.0f);
     EXPECT_NEAR(normalVelocity(fast), 3.0f, 1e-4f);  // -e v_n
 }
 
 TEST(ContactSolver, SeparatingContactGetsNoImpulse) {
     OneContact c = makeContact(vec3(0.0f, 2.0f, 0.0f), vec3(0.0f), 0.0f, 0.5f, 0.8f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
     const vec3 v = c.bodies[0].linearVelocity, w = c.bodies[0].angularVelocity;
-    runSubSteps(c, 1.0f / 60.0f, 10);
+    runPass(c, 1.0f / 60.0f, 10);
     EXPECT_EQ(c.reports[0].points[0].stepNormalImpulse, 0.0f);  // contacts only push
     EXPECT_TRUE(test::sameBits(c.bodies[0].linearVelocity, v));
     EXPECT_TRUE(test::sameBits(c.bodies[0].angularVelocity, w));
@@ -177,8 +171,7 @@ TEST(ContactSolver, SeparatingContactGetsNoImpulse) {
 TEST(ContactSolver, FrictionStaysInsideTheCone) {
     // Sliding fast along x while pressing down: friction saturates at mu j_n.
     OneContact c = makeContact(vec3(5.0f, -2.0f, 0.0f), vec3(0.0f), 0.0f, 0.0f, 0.3f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
-    runSubSteps(c, 1.0f / 60.0f, 10);
+    runPass(c, 1.0f / 60.0f, 10);
     const ContactPointReport& p = c.reports[0].points[0];
     ASSERT_GT(p.stepNormalImpulse, 0.0f);
     // Over the step, on the cone's edge while sliding. Each sweep bounds friction
@@ -197,9 +190,8 @@ TEST(ContactSolver, FrictionStaysInsideTheCone) {
 // the push-out cap: the body moves out but gains no velocity (rounding 1e-5 m/s).
 TEST(ContactSolver, SoftPushOutMovesApartWithoutLaunching) {
     OneContact c = makeContact(vec3(0.0f), vec3(0.0f), -0.05f, 0.0f, 0.5f);
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
     const float y0 = c.bodies[0].position.y;
-    runSubSteps(c, 1.0f / 60.0f, 10);
+    runPass(c, 1.0f / 60.0f, 10);
     EXPECT_GT(c.bodies[0].position.y, y0);                          // moved out of the overlap
     EXPECT_LT(c.bodies[0].position.y - y0, 3.0f / 60.0f + 1e-5f);   // at most the push-out cap
     EXPECT_LT(std::fabs(normalVelocity(c)), 1e-5f);                 // relaxed: no launch
@@ -224,19 +216,22 @@ TEST(ContactSolver, PushOutTurnsTheSpinWithTheBody) {
         return 0.5 * glm::dot(local, glm::dmat3(plate.inertiaBody) * local);
     };
 
-    prepareContacts(c.manifolds, c.bodies, 1.0f, vec3(0.0f), 1.0f / 60.0f, c.data);
-    buildContactBatches(c.data);
+    // The stages around one sub-step's move, run one by one: the push is set by hand.
+    ThreadTeam team(1);
+    const WorldSettings settings = solverSettings(10, 1);
+    SolverPass pass{settings, 1.0f / 60.0f, c.bodies, c.manifolds, c.reports, c.data, team};
+    runStage(pass, SolverStage::PrepareContacts);
+    runStage(pass, SolverStage::PackBatches);
     SolverBody& solverBody = c.data.bodies[1];
     const double before = spinEnergy(solverBody.orientation, solverBody.angularVelocity);
     solverBody.pushAngularVelocity = vec3(4.0f, -2.0f, 3.0f);
-    ThreadTeam team(1);
-    integrateSolverPositions(c.data, c.bodies, 1.0f / 600.0f, team, 0);
+    runStage(pass, SolverStage::IntegratePositions);
     EXPECT_NEAR(spinEnergy(solverBody.orientation, solverBody.angularVelocity), before, 1e-5 * before);
 
     const double beforePass = spinEnergy(plate.orientation, plate.angularVelocity);
     const quat orientation = plate.orientation;
-    storeBatchImpulses(c.data);  // the overlap the sub-step left, which the position pass looks at
-    solveContactPositions(c.data, c.manifolds, c.bodies, 1);
+    runStage(pass, SolverStage::StoreImpulses);  // the overlap the sub-step left, which the position pass looks at
+    runStage(pass, SolverStage::CorrectPositions);
     ASSERT_NE(plate.orientation, orientation) << "the position pass turned the plate";
     EXPECT_NEAR(spinEnergy(plate.orientation, plate.angularVelocity), beforePass, 1e-5 * beforePass);
 }

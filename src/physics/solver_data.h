@@ -1,80 +1,19 @@
-// The impulse-based contact solver. A step is split into sub-steps (as in
-// Box2D v3 / box3d, Catto "Solver2D" 2024, and PhysX TGS): each sub-step
-// integrates gravity, warm starts, runs one sequential-impulse sweep, and moves
-// the bodies, so that later sub-steps see the separations the earlier ones
-// produced. Overlap is removed with split impulses: a second, position-only
-// impulse drives pseudo-velocities that move the bodies during the sub-step
-// and are then dropped, so penetration recovery adds no kinetic energy.
-// Impacts (Newton's restitution with Coulomb friction, impact.h) are resolved
-// before the sub-steps for touching points and after them for gaps that
-// closed during them. Effective masses use the full world inverse inertia
-// tensors: those of the start of the step, or of now after each sub-step for
-// a body whose tensor turns with it.
-//
-// Manifolds (ContactManifold) persist between steps and carry the accumulated
-// impulses. Each step they are turned into solver constraints over compact
-// solver bodies, with r x n and the effective masses precomputed (I^-1 (r x d)
-// too where an inertia is not isotropic), so the inner loop is cross and dot
-// products and scaled adds. For the sub-steps the constraints are coloured
-// (no two of a colour share a dynamic body) and packed into batches solved
-// kSimdWidth at a time, one manifold per lane (simd.h).
+// The working set of one pass's solve: compact solver bodies, one constraint
+// per manifold with its points, and the constraints coloured and packed into
+// lane-parallel batches (kSimdWidth manifolds side by side, simd.h) for the
+// sub-steps. Built by the preparation and packing stages, read and written by
+// the others (solver.h lists them).
 #pragma once
 
 #include "physics/body.h"
-#include "physics/manifold.h"
+#include "physics/contact.h"
 #include "physics/simd.h"
-#include "physics/thread_team.h"
 
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace impulse {
-
-struct ContactPoint {
-    uint32_t id = 0;
-    vec3 point{0.0f};                         ///< world, at detection
-    float separation = 0.0f;
-    float normalImpulse = 0.0f;               ///< of the last sub-step, >= 0 (warm start)
-    vec3 frictionImpulse{0.0f};               ///< of the last sub-step, world, |.| <= mu j_n
-    float normalVelocityBefore = 0.0f;        ///< v_rel.n at the start of the step
-    bool sticking = false;                    ///< ended the step pushing and not sliding
-    bool warmStarted = false;
-};
-
-/// What the last step did at a contact point, for the contact inspector
-/// (World::contacts): written by finishContacts and read by no pass of a step,
-/// so it is kept apart from the manifolds, which a step streams several times.
-struct ContactPointReport {
-    vec3 rA{0.0f}, rB{0.0f};         ///< centre of mass -> point, world, at the start of the step
-    float stepNormalImpulse = 0.0f;  ///< applied over the whole step, N s
-    vec3 stepFrictionImpulse{0.0f};  ///< applied over the whole step, N s
-    float targetVelocity = 0.0f;     ///< restitution target -e v_n of an impact, else 0
-    float normalVelocityAfter = 0.0f;
-    float frictionBound = 0.0f;      ///< mu j_n over the step, with mu_s if the point ends sticking
-    /// The impact at the point this step, if any (impact.h): its whole normal
-    /// impulse (with the part that stopped the approach), its friction, and
-    /// whether friction held the slip (mu_s) or slid (mu).
-    float impactNormalImpulse = 0.0f;
-    vec3 impactFrictionImpulse{0.0f};
-    bool impactSticking = false;
-};
-
-/// The reports of a manifold's points, at the manifold's index in a parallel array.
-struct ContactReport {
-    ContactPointReport points[kMaxManifoldPoints];
-};
-
-struct ContactManifold {
-    uint32_t a = 0, b = 0;  ///< body indices, a < b
-    vec3 normal{0.0f};      ///< from A to B
-    vec3 tangent[2];
-    float restitution = 0.0f, friction = 0.0f, staticFriction = 0.0f;
-    int pointCount = 0;
-    ContactPoint points[kMaxManifoldPoints];
-    ManifoldCache cache;  ///< the narrowphase result behind the points (box pairs)
-    uint64_t key() const { return (uint64_t(a) << 32) | b; }
-};
 
 /// The state the sub-steps work on: velocities and the motion since the start
 /// of the step. Static bodies share slot 0, which has zero inverse mass and
@@ -277,99 +216,5 @@ inline ConstraintPoint& pointOf(ContactSolverData& data, const ContactConstraint
 inline const ConstraintPoint& pointOf(const ContactSolverData& data, const ContactConstraint& c, int i) {
     return data.constraintPoints[c.firstPoint + uint32_t(i)];
 }
-
-/// The terms of a point's effective masses, for the contact inspector: worked
-/// out when asked, from the lever arms of the start of the step and the
-/// bodies' tensors of now. They are what the last solve used: an isotropic
-/// tensor does not turn, and a batch holding a body whose tensor does
-/// (ContactBatch::followsTurn) was last computed after the last sub-step's
-/// move, with the tensor the body ended the sub-steps with (a position pass
-/// may turn it a little more).
-struct EffectiveMassTerms {
-    float angularTermA = 0.0f, angularTermB = 0.0f;  ///< n.[(I^-1 (r x n)) x r] per body
-    float normalMass = 0.0f;                         ///< 1 / k_n
-    float tangentMass[2] = {0.0f, 0.0f};             ///< 1 / k_t
-};
-EffectiveMassTerms effectiveMassTerms(const ContactManifold& manifold, const ContactPointReport& point, const Body& a,
-                                      const Body& b);
-
-/// Builds the solver manifold of a fresh narrowphase result, carrying over the
-/// accumulated impulses of `previous` (may be null) point by point, matched by
-/// feature id or, failing that, by proximity.
-void initManifold(ContactManifold& out, const Manifold& manifold, const ContactManifold* previous,
-                  bool warmStarting);
-
-/// Copies body velocities into solver slots and builds one constraint per
-/// manifold (tangents, anchors), lists the impacts before the sub-steps
-/// (touching points approaching faster than the restitution threshold) in
-/// data.impactSeeds, and marks the points that may arrive faster than it
-/// during a pass of length dt.
-void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     float restitutionThreshold, const vec3& gravity, float dt, ContactSolverData& data);
-
-/// Colours the constraints (greedily, in manifold order: no two constraints of
-/// a colour share a dynamic body) and packs each colour into batches for the
-/// sub-steps, carrying the impulses accumulated so far. The effective masses
-/// are computed here, lane-parallel (the inspector's copy: effectiveMassTerms).
-void buildContactBatches(ContactSolverData& data);
-/// The batches' impulses, separations and arrival speeds back into the
-/// constraints, after the sub-steps, and the deepest overlap they left
-/// (ContactSolverData::deepestSeparation, and ContactConstraint::deepestSeparation per manifold).
-void storeBatchImpulses(ContactSolverData& data);
-
-/// beginSubStep, solveContacts and integrateSolverPositions run on every
-/// member of `team` (inside ThreadTeam::run), each taking its share of every
-/// colour, and return after a barrier. Results do not depend on the team's size.
-
-/// Starts a sub-step: adds the impulses the last sub-step ended with to the
-/// step's totals (not at the first: they are then last step's), then applies
-/// them again (warm starting) or, without warm starting, sets them to zero.
-void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTeam& team, int member);
-
-/// The sweeps of a sub-step.
-enum class Sweep : uint8_t {
-    Solve,  ///< before the move: rigid contacts, speculative gaps, split push-out
-    Relax,  ///< after the move: the velocities again, no push-out
-    /// After Solve, only where a heavy body rests on one at least
-    /// kSupportMassRatio times lighter: the normal and push-out impulses again
-    /// with the light body held still (shock propagation, Guendelman et al.
-    /// 2003). Sequential impulses between a heavy and a light body converge at
-    /// m_heavy / (m_heavy + m_light) per sweep (0.999 for 1000:1): the heavy
-    /// body sank through the light one or squeezed it out. What this adds goes
-    /// into the accumulated impulses, so the light body carries the load from
-    /// the next warm start on, and its own supports with it.
-    Support,
-};
-
-/// One sequential-impulse sweep over the batches for a sub-step of length h:
-/// friction (static mu_s while the impulse that stops the slip fits in
-/// mu_s j_n, else kinetic mu against the slip), then the rigid normal impulse on the velocities (a speculative
-/// point, s > 0, may close its gap but no more), then in Solve the split
-/// push-out impulse on the pseudo-velocities of overlapping points. `reverse`
-/// walks backwards.
-void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, ThreadTeam& team, int member);
-/// Moves the solver bodies by one sub-step (velocity plus push pseudo-velocity,
-/// which is then dropped), with the L-preserving rotation for bodies whose
-/// inertia is not isotropic (their contacts' axes then follow the turn, see
-/// ContactBatch::followsTurn), and updates the separation of every batched point.
-void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h,
-                              ThreadTeam& team, int member);
-/// Writes velocities and poses (with their rotation matrices and world
-/// inverse inertia) back to the bodies, the impulses to warm start with and
-/// the stick/slip state back to the manifolds, and the step's impulses, targets
-/// and post-solve normal velocities to `reports` (one per manifold, same index).
-void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
-                    std::vector<ContactReport>& reports, std::vector<Body>& bodies);
-/// The optional rigid position passes for overlap the sub-steps left beyond the
-/// slop: `iterations` nonlinear Gauss-Seidel passes over positions (Box2D's
-/// position solver), moving bodies apart along the normals without touching
-/// velocities. A pass skips the manifolds whose every correction would be
-/// zero: no point the sub-steps left within a quarter slop of needing one, and
-/// neither body moved by a correction of these passes. A point's separation is
-/// measured as in the sub-steps: each body carries the contact point by its
-/// anchor (ConstraintPoint::anchorA/B). Resting contacts sit near -0.5 mm, so
-/// most steps need no pass at all.
-void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
-                           std::vector<Body>& bodies, int iterations);
 
 }  // namespace impulse

@@ -1,0 +1,20 @@
+// Preparation, once a pass: solver slots for the awake bodies, one constraint
+// per manifold (lever arms, anchors, friction axes), the impacts of touching
+// points, and the heavy-on-light supports.
+#pragma once
+
+#include "physics/solver_data.h"
+
+#include <vector>
+
+namespace impulse {
+
+/// Copies body velocities into solver slots and builds one constraint per
+/// manifold (tangents, anchors), lists the impacts before the sub-steps
+/// (touching points approaching faster than the restitution threshold) in
+/// data.impactSeeds, and marks the points that may arrive faster than it
+/// during a pass of length dt.
+void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
+                     float restitutionThreshold, const vec3& gravity, float dt, ContactSolverData& data);
+
+}  // namespace impulse

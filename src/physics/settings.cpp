@@ -1,0 +1,120 @@
+#include "physics/settings.h"
+
+#include "physics/constants.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace impulse {
+
+// ---------------------------------------------------------------- combine rules
+
+const char* toString(RestitutionCombine rule) {
+    switch (rule) {
+        case RestitutionCombine::Max: return "max";
+        case RestitutionCombine::Min: return "min";
+        case RestitutionCombine::Average: return "average";
+        case RestitutionCombine::Multiply: return "multiply";
+    }
+    return "max";
+}
+
+const char* toString(FrictionCombine rule) {
+    switch (rule) {
+        case FrictionCombine::Geometric: return "geometric";
+        case FrictionCombine::Average: return "average";
+        case FrictionCombine::Min: return "min";
+        case FrictionCombine::Max: return "max";
+    }
+    return "geometric";
+}
+
+std::optional<RestitutionCombine> parseRestitutionCombine(const std::string& text) {
+    for (auto rule : {RestitutionCombine::Max, RestitutionCombine::Min, RestitutionCombine::Average,
+                      RestitutionCombine::Multiply}) {
+        if (text == toString(rule)) return rule;
+    }
+    return std::nullopt;
+}
+
+std::optional<FrictionCombine> parseFrictionCombine(const std::string& text) {
+    for (auto rule : {FrictionCombine::Geometric, FrictionCombine::Average, FrictionCombine::Min, FrictionCombine::Max}) {
+        if (text == toString(rule)) return rule;
+    }
+    return std::nullopt;
+}
+
+float combineRestitution(RestitutionCombine rule, float a, float b) {
+    switch (rule) {
+        case RestitutionCombine::Max: return std::max(a, b);
+        case RestitutionCombine::Min: return std::min(a, b);
+        case RestitutionCombine::Average: return 0.5f * (a + b);
+        case RestitutionCombine::Multiply: return a * b;
+    }
+    return std::max(a, b);
+}
+
+float combineFriction(FrictionCombine rule, float a, float b) {
+    switch (rule) {
+        case FrictionCombine::Geometric: return std::sqrt(a * b);
+        case FrictionCombine::Average: return 0.5f * (a + b);
+        case FrictionCombine::Min: return std::min(a, b);
+        case FrictionCombine::Max: return std::max(a, b);
+    }
+    return std::sqrt(a * b);
+}
+
+// ---------------------------------------------------------------- validation
+
+Validation validateSettings(const WorldSettings& s) {
+    auto fail = [](const char* field, const std::string& rule) { return Validation(FieldError{field, rule}); };
+    if (!isFinite(s.gravity)) return fail("gravity", "must hold finite numbers");
+    if (glm::length(s.gravity) > kMaxGravity) {
+        return fail("gravity", "magnitude must be <= " + std::to_string(int(kMaxGravity)) + " m/s^2");
+    }
+    if (!isFinite(s.timestep) || s.timestep < kMinTimestep || s.timestep > kMaxTimestep) {
+        return fail("timestep", "must be a number in [1e-05, 0.1] s");
+    }
+    if (s.substeps < 1 || s.substeps > kMaxSubsteps) {
+        return fail("substeps", "must be an integer in [1, " + std::to_string(kMaxSubsteps) + "]");
+    }
+    if (s.velocityIterations < 1 || s.velocityIterations > kMaxVelocityIterations) {
+        return fail("velocity_iterations", "must be an integer in [1, " + std::to_string(kMaxVelocityIterations) + "]");
+    }
+    if (s.positionIterations < 0 || s.positionIterations > kMaxPositionIterations) {
+        return fail("position_iterations", "must be an integer in [0, " + std::to_string(kMaxPositionIterations) + "]");
+    }
+    if (!isFinite(s.restitutionThreshold) || s.restitutionThreshold < 0.0f || s.restitutionThreshold > kMaxSpeed) {
+        return fail("restitution_threshold", "must be a number in [0, 1000] m/s");
+    }
+    if (!isFinite(s.sleepSpeed) || s.sleepSpeed < 0.0f || s.sleepSpeed > kMaxSleepSpeed) {
+        return fail("sleep_speed", "must be a number in [0, 10] m/s");
+    }
+    if (!isFinite(s.sleepTime) || s.sleepTime <= 0.0f || s.sleepTime > kMaxSleepTime) {
+        return fail("sleep_time", "must be a number in (0, 1000] s");
+    }
+    return std::nullopt;
+}
+
+Validation validateDragSettings(const DragSettings& s) {
+    if (!isFinite(s.frequency) || s.frequency <= 0.0f || s.frequency > 1000.0f) {
+        return FieldError{"drag.frequency", "must be a number in (0, 1000] Hz"};
+    }
+    if (!isFinite(s.dampingRatio) || s.dampingRatio < 0.0f || s.dampingRatio > 100.0f) {
+        return FieldError{"drag.damping_ratio", "must be a number in [0, 100]"};
+    }
+    if (!isFinite(s.maxForceInWeights) || s.maxForceInWeights <= 0.0f || s.maxForceInWeights > 1.0e4f) {
+        return FieldError{"drag.max_force", "must be a number in (0, 10000] body weights"};
+    }
+    return std::nullopt;
+}
+
+Validation validateThreadCount(int count) {
+    if (count < 1 || count > kMaxThreads) {
+        return FieldError{"threads", "must be an integer in [1, " + std::to_string(kMaxThreads) + "]"};
+    }
+    return std::nullopt;
+}
+
+
+}  // namespace impulse

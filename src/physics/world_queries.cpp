@@ -1,0 +1,180 @@
+// What World answers without changing anything: ray casts, the contact
+// inspector's points, energies and momenta, and the non-finite guard's check.
+#include "physics/world.h"
+
+#include "physics/constants.h"
+#include "physics/world_internals.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace impulse {
+
+std::optional<RayHit> World::rayCast(const vec3& origin, const vec3& direction, float maxDistance) const {
+    const float length = glm::length(direction);
+    if (!isFinite(origin) || !isFinite(direction) || !(length > 0.0f)) return std::nullopt;
+    const vec3 dir = direction / length;
+    std::optional<RayHit> best;
+    float bestDistance = maxDistance;
+    for (uint32_t i = 0; i < bodies_.size(); ++i) {
+        const Body& body = bodies_[i];
+        if (!body.isAlive()) continue;
+        // Work in the body frame, where the box is axis-aligned.
+        const vec3 o = inverseRotate(body.orientation, origin - body.position);
+        const vec3 d = inverseRotate(body.orientation, dir);
+        float hitDistance = -1.0f;
+        vec3 localNormal(0.0f);
+        if (body.shape.type == ShapeType::Sphere) {
+            const float r = body.shape.radius;
+            const float b = glm::dot(o, d);
+            const float c = glm::dot(o, o) - r * r;
+            const float discriminant = b * b - c;
+            if (c > 0.0f && discriminant >= 0.0f && b < 0.0f) {
+                hitDistance = -b - std::sqrt(discriminant);
+                localNormal = (o + hitDistance * d) / r;
+            }
+        } else {
+            // Slab test: the ray enters the box at the last of the three slab entries.
+            const vec3& h = body.shape.halfExtents;
+            float enter = -INFINITY, exit = INFINITY;
+            int enterAxis = -1;
+            bool missed = false;
+            for (int k = 0; k < 3; ++k) {
+                if (std::fabs(d[k]) < 1e-12f) {
+                    missed = missed || std::fabs(o[k]) > h[k];
+                    continue;
+                }
+                float t0 = (-h[k] - o[k]) / d[k];
+                float t1 = (h[k] - o[k]) / d[k];
+                if (t0 > t1) std::swap(t0, t1);
+                if (t0 > enter) {
+                    enter = t0;
+                    enterAxis = k;
+                }
+                exit = std::min(exit, t1);
+            }
+            if (!missed && enterAxis >= 0 && enter <= exit && enter > 0.0f) {
+                hitDistance = enter;
+                localNormal[enterAxis] = d[enterAxis] > 0.0f ? -1.0f : 1.0f;
+            }
+        }
+        if (hitDistance >= 0.0f && hitDistance <= bestDistance) {
+            bestDistance = hitDistance;
+            best = RayHit{idOf(i), origin + hitDistance * dir, rotate(body.orientation, localNormal), hitDistance};
+        }
+    }
+    return best;
+}
+
+std::vector<ContactPointInfo> World::contacts() const {
+    std::vector<ContactPointInfo> result;
+    // The app asks every frame (thousands of points in a pile): one allocation, not a doubling series.
+    size_t pointCount = 0;
+    for (const ContactList* list : {&internals_->contacts, &internals_->sleepingContacts}) {
+        for (const ContactManifold& manifold : list->manifolds) pointCount += size_t(manifold.pointCount);
+    }
+    result.reserve(pointCount);
+    const auto addPoints = [&](const ContactManifold& manifold, const ContactReport& report) {
+        const Body& a = bodies_[manifold.a];
+        const Body& b = bodies_[manifold.b];
+        for (int i = 0; i < manifold.pointCount; ++i) {
+            const ContactPoint& point = manifold.points[i];
+            const ContactPointReport& pointReport = report.points[i];
+            ContactPointInfo info;
+            info.bodyA = idOf(manifold.a);
+            info.bodyB = idOf(manifold.b);
+            info.point = point.point;
+            info.normal = manifold.normal;
+            info.rA = pointReport.rA;
+            info.rB = pointReport.rB;
+            info.separation = point.separation;
+            info.featureId = point.id;
+            info.inverseMassA = a.inverseMass;
+            info.inverseMassB = b.inverseMass;
+            const EffectiveMassTerms terms = effectiveMassTerms(manifold, pointReport, a, b);
+            info.angularTermA = terms.angularTermA;
+            info.angularTermB = terms.angularTermB;
+            info.normalMass = terms.normalMass;
+            info.tangentMass[0] = terms.tangentMass[0];
+            info.tangentMass[1] = terms.tangentMass[1];
+            info.tangent[0] = manifold.tangent[0];
+            info.tangent[1] = manifold.tangent[1];
+            info.normalVelocityBefore = point.normalVelocityBefore;
+            info.normalVelocityAfter = pointReport.normalVelocityAfter;
+            info.targetNormalVelocity = pointReport.targetVelocity;
+            info.restitution = manifold.restitution;
+            info.friction = manifold.friction;
+            info.staticFriction = manifold.staticFriction;
+            info.normalImpulse = pointReport.stepNormalImpulse;
+            info.frictionImpulse = pointReport.stepFrictionImpulse;
+            info.frictionBound = pointReport.frictionBound;
+            info.sticking = point.sticking;
+            info.impactNormalImpulse = pointReport.impactNormalImpulse;
+            info.impactFrictionImpulse = pointReport.impactFrictionImpulse;
+            info.impactSticking = pointReport.impactSticking;
+            info.warmStarted = point.warmStarted;
+            result.push_back(info);
+        }
+    };
+    // Sleeping islands' contacts too: they hold what they held when the island fell asleep.
+    for (const ContactList* list : {&internals_->contacts, &internals_->sleepingContacts}) {
+        for (size_t m = 0; m < list->manifolds.size(); ++m) addPoints(list->manifolds[m], list->reports[m]);
+    }
+    return result;
+}
+
+double World::kineticEnergy() const {
+    double energy = 0.0;
+    for (const Body& body : bodies_) {
+        if (!body.isAlive() || body.isStatic) continue;
+        const glm::dvec3 v(body.linearVelocity);
+        const glm::dvec3 w(inverseRotate(body.orientation, body.angularVelocity));
+        energy += 0.5 * body.mass * glm::dot(v, v) + 0.5 * glm::dot(w, glm::dmat3(body.inertiaBody) * w);
+    }
+    return energy;
+}
+
+double World::potentialEnergy() const {
+    double energy = 0.0;
+    const glm::dvec3 g(settings_.gravity);
+    for (const Body& body : bodies_) {
+        if (body.isAlive() && body.isDynamic()) energy -= body.mass * glm::dot(g, glm::dvec3(body.position));
+    }
+    return energy;
+}
+
+glm::dvec3 World::linearMomentum() const {
+    glm::dvec3 momentum(0.0);
+    for (const Body& body : bodies_) {
+        if (body.isAlive() && body.isDynamic()) momentum += double(body.mass) * glm::dvec3(body.linearVelocity);
+    }
+    return momentum;
+}
+
+glm::dvec3 World::angularMomentum() const {
+    glm::dvec3 momentum(0.0);
+    for (const Body& body : bodies_) {
+        if (!body.isAlive() || body.isStatic) continue;
+        const glm::dmat3 rotation(body.rotation);
+        const glm::dvec3 spin =
+            rotation * (glm::dmat3(body.inertiaBody) * (glm::transpose(rotation) * glm::dvec3(body.angularVelocity)));
+        momentum += glm::cross(glm::dvec3(body.position), double(body.mass) * glm::dvec3(body.linearVelocity)) + spin;
+    }
+    return momentum;
+}
+
+BodyId World::firstNonFiniteBody() const {
+    for (uint32_t i = 0; i < bodies_.size(); ++i) {
+        const Body& body = bodies_[i];
+        if (!body.isAlive()) continue;
+        const bool finite = isFinite(body.position) && isFinite(body.orientation) && isFinite(body.linearVelocity) &&
+                            isFinite(body.angularVelocity);
+        // Compared without sqrt so an overflowing square also counts as blown up.
+        const bool blownUp = glm::dot(body.position, body.position) > kBlownUpPosition * kBlownUpPosition ||
+                             glm::dot(body.linearVelocity, body.linearVelocity) > kBlownUpSpeed * kBlownUpSpeed;
+        if (!finite || blownUp) return idOf(i);
+    }
+    return BodyId{};
+}
+
+}  // namespace impulse
