@@ -5,6 +5,7 @@
 // inline them as they did when the solver was one file.
 #pragma once
 
+#include "physics/constants.h"
 #include "physics/solver_data.h"
 
 #include <cstddef>
@@ -66,7 +67,7 @@ struct AxisW {
     const FloatW k = inverseMasses + dot(axis.rAxD, axis.turnA) + dot(axis.rBxD, axis.turnB);
     const FloatW zero = splat(0.0f);
     // max() keeps lanes with k = 0 (an empty lane) from dividing by zero.
-    const FloatW mass = select(greater(k, zero), splat(1.0f) / max(k, splat(1e-30f)), zero);
+    const FloatW mass = select(greater(k, zero), splat(1.0f) / max(k, splat(kMinDivisor)), zero);
     axis.mass = select(present, mass, zero);
     return axis;
 }
@@ -148,7 +149,8 @@ constexpr size_t kPoseBlock = offsetof(SolverBody, deltaPosition);
 
 // Effective masses and Jacobians of a packed batch, lane-parallel, with the
 // lever arms of the start of the step. lanePoints: each lane's point count.
-[[maybe_unused]] void computeBatchAxes(const ContactSolverData& data, const ContactBatch& batch, const uint8_t* lanePoints,
+// Out of line: inlined into the move it costs that loop its registers.
+[[maybe_unused]] __attribute__((noinline)) void computeBatchAxes(const ContactSolverData& data, const ContactBatch& batch, const uint8_t* lanePoints,
                       BatchPoint* points, BatchPointTurns* turns) {
     const Mat3W inverseInertiaA = gatherInverseInertia(data.inverseInertia, batch.a);
     const Mat3W inverseInertiaB = gatherInverseInertia(data.inverseInertia, batch.b);

@@ -4,13 +4,43 @@
 
 namespace impulse {
 
-// Penetration allowed before position correction pushes bodies apart (m). A small
-// slop keeps resting contacts touching, so they persist and warm start well.
-inline constexpr float kLinearSlop = 0.005f;
+// What used to be one "linear slop" of 5 mm is six roles, each named here
+// (same values, so results did not change): tune one without the others.
+
+// Overlap the position passes leave alone (m): they correct only what lies
+// deeper, so resting contacts (near -0.5 mm after the push-out) need no pass.
+inline constexpr float kPositionSlop = 0.005f;
+
+// A position pass looks at a manifold only if the sub-steps left a point
+// deeper than this (m): the slop less a quarter slop, which covers the rounding
+// between the sub-steps' measure (quaternions) and the passes' (matrices).
+inline constexpr float kPositionCheckDepth = -0.75f * kPositionSlop;
 
 // Contacts are created this far before bodies touch (m), so a resting stack keeps
 // its manifolds and a fast approach is caught by a speculative constraint.
-inline constexpr float kSpeculativeDistance = 2.0f * kLinearSlop;
+inline constexpr float kSpeculativeDistance = 0.01f;
+
+// A point this close (m) is touching: an approach faster than the restitution
+// threshold is an impact now (and in a chain), not one that arrives later.
+inline constexpr float kTouchingDistance = 0.005f;
+
+// A manifold with a point this close (m) is an edge of the contact graph that
+// finds which body rests on which (the support levels of Sweep::Support).
+inline constexpr float kSupportContactDistance = 0.005f;
+
+// Box-box reference face hysteresis (m): B's face is taken over A's, and an
+// edge pair over the faces, only when clearly better (by these), so the choice
+// and the feature ids persist from step to step while the boxes rest.
+inline constexpr float kReferenceFaceTolerance = 0.0005f;
+inline constexpr float kEdgeContactTolerance = 0.0025f;
+
+// Lower bound of a divisor (k, or a squared length) in the lane-parallel code:
+// an empty lane (0) must not divide by zero; far below any real value.
+inline constexpr float kMinDivisor = 1e-30f;
+
+// An impact group gains energy only beyond this fraction of its kinetic energy
+// (1): rounding; an elastic frictionless bounce keeps its energy to ~1e-7.
+inline constexpr double kImpactEnergyTolerance = 1e-6;
 
 // Overlap left alone by the split-impulse push-out (m): a resting contact
 // keeps touching, and a 10-box tower sags at most 5 mm.
@@ -88,6 +118,11 @@ inline constexpr float kMinMass = 1.0e-4f;
 // Beyond it the inverse over- or underflows in single precision.
 inline constexpr float kMinMoment = 4.0e-11f;
 inline constexpr float kMaxMoment = 7.0e11f;
+
+// Limits on the drag settings accepted by validation.
+inline constexpr float kMaxDragFrequency = 1000.0f;     // Hz
+inline constexpr float kMaxDragDampingRatio = 100.0f;   // 1
+inline constexpr float kMaxDragForceInWeights = 1.0e4f;  // body weights
 
 // Limits on world settings accepted by validation.
 inline constexpr float kMaxGravity = 1000.0f;      // m/s^2, magnitude

@@ -13,7 +13,7 @@ constexpr uint32_t kUnsupported = ~0u;
 
 // The support levels of the contact graph: 0 for the static slot, 1 for a body
 // touching a static body, and so on (breadth first over manifolds with a point
-// within the slop); kUnsupported for a body with no chain of touching contacts
+// within kSupportContactDistance); kUnsupported for a body with no chain of touching contacts
 // down to a static body.
 void computeSupportLevels(ContactSolverData& data, const std::vector<ContactManifold>& manifolds) {
     const size_t slotCount = data.bodies.size();
@@ -23,7 +23,7 @@ void computeSupportLevels(ContactSolverData& data, const std::vector<ContactMani
     std::vector<uint8_t> touching(manifolds.size(), 0);
     for (size_t m = 0; m < manifolds.size(); ++m) {
         const ContactManifold& manifold = manifolds[m];
-        for (int i = 0; i < manifold.pointCount; ++i) touching[m] |= manifold.points[i].separation <= kLinearSlop;
+        for (int i = 0; i < manifold.pointCount; ++i) touching[m] |= manifold.points[i].separation <= kSupportContactDistance;
         if (!touching[m]) continue;
         ++start[data.constraints[m].a + 1];
         ++start[data.constraints[m].b + 1];
@@ -154,7 +154,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             // A touching point approaching faster than the threshold is an
             // impact now; one still short of contact that may arrive faster
             // than it gets its impact when it arrives (findArrivals), not early.
-            if (normalVelocity < -restitutionThreshold && point.separation <= kLinearSlop) {
+            if (normalVelocity < -restitutionThreshold && point.separation <= kTouchingDistance) {
                 data.impactSeeds.push_back({uint32_t(m), i, normalVelocity});
             } else if (normalVelocity < mayArriveBelow) {
                 constraint.mayImpactPoints |= uint8_t(1u << i);

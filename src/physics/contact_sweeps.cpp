@@ -119,7 +119,7 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
                              select(holdB, zero, inverseMassB + dot(axis.rBxD, axis.turnB));
             // A lane's padding points (its manifold has fewer) keep mass 0.
             const FloatW real = select(notEqual(axis.mass, zero), supportLane, zero);
-            axis.mass = select(real, splat(1.0f) / max(k, splat(1e-30f)), zero);
+            axis.mass = select(real, splat(1.0f) / max(k, splat(kMinDivisor)), zero);
             axis.turnA = select(holdA, Vec3W{zero, zero, zero}, axis.turnA);
             axis.turnB = select(holdB, Vec3W{zero, zero, zero}, axis.turnB);
             return axis;
@@ -156,7 +156,7 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
             const FloatW sliding = greater(slip0 * slip0 + slip1 * slip1, splat(kStickSpeed * kStickSpeed));
             const FloatW bound = select(sliding, friction * normalImpulse, staticBound);
             // max() keeps lanes inside the cone (possibly 0/0) from dividing by zero.
-            const FloatW scale = bound / sqrt(max(lengthSquared, splat(1e-30f)));
+            const FloatW scale = bound / sqrt(max(lengthSquared, splat(kMinDivisor)));
             total0 = select(outside, total0 * scale, total0);
             total1 = select(outside, total1 * scale, total1);
             const FloatW applied0 = total0 - old0, applied1 = total1 - old1;

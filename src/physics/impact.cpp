@@ -65,10 +65,11 @@ struct ImpactEvent {
 // sub-steps applied, >= 0: the points of a landing box share the load as they
 // must), then friction bounded by that impulse: the impulse that stops the
 // slip if it fits in mu_s j_n (stick), else mu j_n against the slip (slide).
-// One point of a sphere: the first sweep gives the textbook single impulse;
-// the others settle the coupling between the points and directions of a body
-// whose inertia couples them, until a sweep changes no impulse by more than
-// kImpactConvergence of the largest (at most kImpactSweeps).
+// Where normal and friction do not couple (one point of a sphere on a static
+// body or on a sphere: r x n = 0) the first sweep is the textbook single
+// impulse. Elsewhere friction changes the normal velocity (a box's corner, a
+// sphere on a dynamic box), and the sweeps go on until one changes no impulse
+// by more than kImpactConvergence of the largest (at most kImpactSweeps).
 void solveEvent(ContactSolverData& data, ImpactEvent& event, float targetScale) {
     const ContactConstraint& c = data.constraints[event.constraint];
     SolverBody& a = data.bodies[c.a];
@@ -190,7 +191,7 @@ public:
     std::vector<uint8_t> gains(const std::vector<SlotMotion>& motions, const std::vector<double>& allowed) const {
         const std::vector<double> energy = kineticEnergy(motions);
         std::vector<uint8_t> out(groupCount());
-        for (size_t g = 0; g < groupCount(); ++g) out[g] = energy[g] - allowed[g] > 1e-6 * energy[g];
+        for (size_t g = 0; g < groupCount(); ++g) out[g] = energy[g] - allowed[g] > kImpactEnergyTolerance * energy[g];
         return out;
     }
     /// Per gaining group, the largest s in [0, 1] for which inelastic +
@@ -340,7 +341,7 @@ private:
 
     bool touching(const ContactConstraint& c, int i) const {
         const ConstraintPoint& cp = pointOf(data_, c, i);
-        return (after() ? cp.endSeparation : cp.separation) <= kLinearSlop;
+        return (after() ? cp.endSeparation : cp.separation) <= kTouchingDistance;
     }
 
     // Chains: a touching point of a body an impact moved in the last round

@@ -4,8 +4,9 @@
 // obeys Newton's restitution with the approach speed at arrival and Coulomb
 // friction bounded by that impact's own normal impulse (static mu_s while the
 // impulse that stops the slip fits in mu_s j_n, kinetic mu against the slip
-// otherwise). One point with no other contact gets exactly the textbook single
-// impulse. Bodies joined by impacts never leave with more kinetic energy than
+// otherwise). One point with no other contact gets the textbook single impulse:
+// exactly where normal and friction do not couple, else to kImpactConvergence
+// (impact.cpp, solveEvent). Bodies joined by impacts never leave with more kinetic energy than
 // they may (see ImpactRules).
 #pragma once
 
@@ -19,7 +20,7 @@ namespace impulse {
 
 /// When an impact stage runs in a pass.
 enum class ImpactStage : uint8_t {
-    /// Before the sub-steps: the seeds are touching points (within kLinearSlop)
+    /// Before the sub-steps: the seeds are touching points (within kTouchingDistance)
     /// approaching faster than the threshold, found by prepareContacts.
     BeforeSubSteps,
     /// After the sub-steps: the seeds are points whose gap closed during them

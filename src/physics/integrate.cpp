@@ -72,7 +72,7 @@ void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slot
     const FloatW spinSquared = dot(spin, spin);
     const FloatW cap = splat(kMaxAngularSpeed);
     const FloatW capped = greater(spinSquared, cap * cap);
-    const FloatW scale = select(capped, cap / sqrt(max(spinSquared, splat(1e-30f))), splat(1.0f));
+    const FloatW scale = select(capped, cap / sqrt(max(spinSquared, splat(kMinDivisor))), splat(1.0f));
     velocity.set(velocity.first(), scale * spin);
     velocity.store();
 }

@@ -336,11 +336,9 @@ Manifold collideBoxes(const ShapePose& a, const ShapePose& b, float margin) {
     }
     // Prefer faces, and A's face over B's, unless clearly worse: the choice then
     // stays the same from step to step and the feature ids persist.
-    const float faceTolerance = 0.1f * kLinearSlop;
-    const float edgeTolerance = 0.5f * kLinearSlop;
-    const bool referenceIsB = faceB.separation > faceA.separation + faceTolerance;
+        const bool referenceIsB = faceB.separation > faceA.separation + kReferenceFaceTolerance;
     const float faceSeparation = referenceIsB ? faceB.separation : faceA.separation;
-    if (edge.axisA >= 0 && edge.separation > faceSeparation + edgeTolerance) {
+    if (edge.axisA >= 0 && edge.separation > faceSeparation + kEdgeContactTolerance) {
         Manifold manifold = edgeContact(a, b, edge, margin);
         if (manifold.pointCount > 0) return manifold;
     }

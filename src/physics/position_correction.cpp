@@ -41,7 +41,7 @@ void correctPositions(const ContactManifold& manifold, const ContactSolverData& 
         const float separation = glm::dot(surfaceB - surfaceA, n) + point.separation;
         // Remove a fraction of the overlap beyond the slop, never more than the cap.
         const float correction =
-            glm::clamp(kPositionBaumgarte * (separation + kLinearSlop), -kMaxPositionCorrection, 0.0f);
+            glm::clamp(kPositionBaumgarte * (separation + kPositionSlop), -kMaxPositionCorrection, 0.0f);
         if (correction == 0.0f) continue;
         const vec3 contact = 0.5f * (surfaceA + surfaceB);
         const vec3 rA = contact - a.position;
@@ -67,11 +67,9 @@ void correctPositions(const ContactManifold& manifold, const ContactSolverData& 
 
 void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
                            std::vector<Body>& bodies, int iterations) {
-    // A point needs a correction below -kLinearSlop. The passes measure it as
-    // the sub-steps did (the same anchors, matrix instead of quaternion
-    // rotation), so a quarter slop covers the rounding between the two.
-    constexpr float kMayCorrectBelow = -0.75f * kLinearSlop;
-    if (!(data.deepestSeparation < kMayCorrectBelow)) return;
+    // A point needs a correction below -kPositionSlop; kPositionCheckDepth
+    // leaves room for the rounding between the sub-steps' measure and ours.
+    if (!(data.deepestSeparation < kPositionCheckDepth)) return;
     std::vector<uint8_t>& corrected = data.correctedBodies;
     corrected.assign(bodies.size(), 0);
     for (int iteration = 0; iteration < iterations; ++iteration) {
@@ -83,7 +81,7 @@ void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>
                 prefetchBytes(&data.constraints[ahead], offsetof(ContactConstraint, normal));
             }
             const ContactManifold& manifold = manifolds[m];
-            const bool mayCorrect = data.constraints[m].deepestSeparation < kMayCorrectBelow ||
+            const bool mayCorrect = data.constraints[m].deepestSeparation < kPositionCheckDepth ||
                                     corrected[manifold.a] || corrected[manifold.b];
             if (mayCorrect) correctPositions(manifold, data, data.constraints[m], bodies, corrected);
         }

@@ -97,13 +97,13 @@ Validation validateSettings(const WorldSettings& s) {
 }
 
 Validation validateDragSettings(const DragSettings& s) {
-    if (!isFinite(s.frequency) || s.frequency <= 0.0f || s.frequency > 1000.0f) {
+    if (!isFinite(s.frequency) || s.frequency <= 0.0f || s.frequency > kMaxDragFrequency) {
         return FieldError{"drag.frequency", "must be a number in (0, 1000] Hz"};
     }
-    if (!isFinite(s.dampingRatio) || s.dampingRatio < 0.0f || s.dampingRatio > 100.0f) {
+    if (!isFinite(s.dampingRatio) || s.dampingRatio < 0.0f || s.dampingRatio > kMaxDragDampingRatio) {
         return FieldError{"drag.damping_ratio", "must be a number in [0, 100]"};
     }
-    if (!isFinite(s.maxForceInWeights) || s.maxForceInWeights <= 0.0f || s.maxForceInWeights > 1.0e4f) {
+    if (!isFinite(s.maxForceInWeights) || s.maxForceInWeights <= 0.0f || s.maxForceInWeights > kMaxDragForceInWeights) {
         return FieldError{"drag.max_force", "must be a number in (0, 10000] body weights"};
     }
     return std::nullopt;

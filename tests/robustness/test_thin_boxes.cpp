@@ -26,7 +26,7 @@ BodyId addPlate(World& world, int i, const vec3& position, const quat& orientati
 }
 
 // Ten plates stacked, left 5 s: every plate keeps its place in the stack. Tolerance:
-// resting contacts keep up to kLinearSlop (5 mm, half a plate!) of penetration, so
+// resting contacts keep up to kPositionSlop (5 mm, half a plate!) of penetration, so
 // plate i may sink by (i + 1) slops + 1 mm; 1 cm sideways; the order never changes.
 // (Measured: the top plate sinks 0.6 cm at d6b2fb8, 3.6 cm at 651bc78.)
 TEST(ThinBoxes, StackOfTenPlatesStands) {
@@ -50,7 +50,7 @@ TEST(ThinBoxes, StackOfTenPlatesStands) {
     float worstHeight = 0.0f, worstSide = 0.0f;
     for (int i = 0; i < 10; ++i) {
         const vec3 p = world.body(plates[i]).position;
-        EXPECT_LT(restingY(i) - p.y, (i + 1) * kLinearSlop + 0.001f) << "plate " << i << " sank";
+        EXPECT_LT(restingY(i) - p.y, (i + 1) * kPositionSlop + 0.001f) << "plate " << i << " sank";
         EXPECT_LT(p.y - restingY(i), 0.001f) << "plate " << i << " rose";
         worstHeight = std::max(worstHeight, std::fabs(p.y - restingY(i)));
         worstSide = std::max(worstSide, std::hypot(p.x, p.z));

@@ -29,7 +29,7 @@
 // taken from the free-flight invariant v'^2 = v_y^2 + 2 g (y - r), i.e. the
 // speed it had when it left the floor (y = r), wherever in the step that was;
 // a bounce may start up to d = 5 mm above the floor (a point that close at
-// the start of a pass is treated as touching, kLinearSlop), which raises that
+// the start of a pass is treated as touching, kTouchingDistance), which raises that
 // speed by at most g d (1 - e^2) / (e vn) (the ball left at e v(d) from height
 // d: v'^2 = e^2 vn^2 + 2 g d (1 - e^2)); plus 1 mm/s of rounding.
 // Horizontal velocity and spin are constant in flight, so they are read
@@ -167,7 +167,7 @@ double speedAtFloor(const Body& body, float radius, double g) {
 
 /// Tolerance on the rebound speed taken at floor level (file comment).
 double reboundTolerance(double vn, double e, double dvn, double g) {
-    constexpr double kEarlyBounce = 0.005;  // m, kLinearSlop
+    constexpr double kEarlyBounce = 0.005;  // m, kTouchingDistance
     return e * dvn + g * kEarlyBounce * (1.0 - e * e) / (e * vn) + 0.001;
 }
 
@@ -492,7 +492,7 @@ INSTANTIATE_TEST_SUITE_P(Strikes, BallIntoRow,
                          ::testing::Combine(::testing::ValuesIn(kStrikes), ::testing::Values(kTimings[1])),
                          kBallIntoRowName);
 // Known to fail (issue 18, open): at dt 1/60 the ball arrives at the row
-// through a gap wider than kLinearSlop, inside the sub-steps, whose rigid
+// through a gap wider than kTouchingDistance, inside the sub-steps, whose rigid
 // contacts share its momentum along the row before the impact stage after
 // them sees the arrival: [-0.125, -0.125, 0.5, 0.75] instead of [0, 0, 0, 1].
 INSTANTIATE_TEST_SUITE_P(DISABLED_StrikesAt60Hz, BallIntoRow,
