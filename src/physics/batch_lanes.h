@@ -85,8 +85,7 @@ struct TurnSource {
     const BatchPointTurns* turns;  ///< the batch's first point's, or null
     FloatW inverseInertiaA, inverseInertiaB;  ///< 0 in a lane whose body is not isotropic (or static)
     AxisW axis(const Vec3W& rAxD, const Vec3W& rBxD, FloatW mass, int point, int direction) const {
-        // No per-lane choice here: it cost the sweeps' loop its registers
-        // (spheres1000 +2 % in instructions).
+        // No per-lane choice here: it costs the sweeps' loop its registers.
         if (turns != nullptr) {
             const BatchPointTurns& t = turns[point];
             return {rAxD, rBxD, load(t.turnA[direction]), load(t.turnB[direction]), mass};
@@ -150,8 +149,9 @@ constexpr size_t kPoseBlock = offsetof(SolverBody, deltaPosition);
 // Effective masses and Jacobians of a packed batch, lane-parallel, with the
 // lever arms of the start of the step. lanePoints: each lane's point count.
 // Out of line: inlined into the move it costs that loop its registers.
-[[maybe_unused]] __attribute__((noinline)) void computeBatchAxes(const ContactSolverData& data, const ContactBatch& batch, const uint8_t* lanePoints,
-                      BatchPoint* points, BatchPointTurns* turns) {
+[[maybe_unused]] __attribute__((noinline)) void computeBatchAxes(const ContactSolverData& data,
+                                                                 const ContactBatch& batch, const uint8_t* lanePoints,
+                                                                 BatchPoint* points, BatchPointTurns* turns) {
     const Mat3W inverseInertiaA = gatherInverseInertia(data.inverseInertia, batch.a);
     const Mat3W inverseInertiaB = gatherInverseInertia(data.inverseInertia, batch.b);
     Lanes inverseMassSums;  // 1/m_A + 1/m_B

@@ -102,7 +102,7 @@ void rotateRigidBody(quat& orientation, vec3& angularVelocity, const mat3& inert
     // In double precision, with the inverse taken here: L -> w -> L round trips
     // through a float tensor and its separately rounded float inverse drift by
     // ~1e-7 per sub-step, and in float the many small turns round with a bias
-    // (1 % energy error after 10 s at 1/2400 s); in double the error shrinks as dt^2.
+    // that grows as the sub-steps shrink; in double the error shrinks as dt^2.
     using glm::dquat;
     using glm::dvec3;
     const glm::dmat3 inertia(inertiaBody);

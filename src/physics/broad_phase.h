@@ -48,8 +48,7 @@ public:
     /// kStaleShareOfBodies present bodies if that is more. Each call tests its
     /// movers against every stale body, so their cost grows with the square of
     /// this; a relative limit keeps a large pile from building the grid after
-    /// every step in which a few of its bodies move (pile16000 built it in 373
-    /// of 600 steps with a limit of 32, pile1000 in 266).
+    /// every step in which a few of its bodies move (figures in docs/physics.md).
     static constexpr size_t kMaxStaleWithoutGrid = 32;
     static constexpr size_t kStaleShareOfBodies = 16;
     static size_t maxStaleBodies(size_t presentBodies) {

@@ -21,7 +21,7 @@ struct ContactPoint {
     float normalImpulse = 0.0f;               ///< of the last sub-step, >= 0 (warm start)
     vec3 frictionImpulse{0.0f};               ///< of the last sub-step, world, |.| <= mu j_n
     float normalVelocityBefore = 0.0f;        ///< v_rel.n at the start of the step
-    bool sticking = false;                    ///< ended the step pushing and not sliding
+    bool sticking = false;                    ///< pushed in the last step and ends it slipping slower than kStickSpeed
     bool warmStarted = false;
 };
 
@@ -89,7 +89,7 @@ void initManifold(ContactManifold& out, const Manifold& manifold, const ContactM
 
 /// Writes velocities and poses (with their rotation matrices and world
 /// inverse inertia) back to the bodies, the impulses to warm start with and
-/// the stick/slip state back to the manifolds, and the step's impulses, targets
+/// the stick/slip state (shown by the inspector; no stage reads it) back to the manifolds, and the step's impulses, targets
 /// and post-solve normal velocities to `reports` (one per manifold, same index).
 void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
                     std::vector<ContactReport>& reports, std::vector<Body>& bodies);

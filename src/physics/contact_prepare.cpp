@@ -81,7 +81,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
 
     data.constraints.resize(manifolds.size());
     // Room for every point a manifold may have, so that the loop below only
-    // counts: growing the array point by point showed in pile1000's profile.
+    // counts: growing the array point by point cost a size check a point.
     if (data.constraintPoints.size() < manifolds.size() * kMaxManifoldPoints) {
         data.constraintPoints.resize(manifolds.size() * kMaxManifoldPoints);
     }

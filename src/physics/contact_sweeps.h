@@ -28,9 +28,9 @@ enum class Sweep : uint8_t {
     /// with the light body held still (shock propagation, Guendelman et al.
     /// 2003). Sequential impulses between a heavy and a light body converge at
     /// m_heavy / (m_heavy + m_light) per sweep (0.999 for 1000:1): the heavy
-    /// body sank through the light one or squeezed it out. What this adds goes
-    /// into the accumulated impulses, so the light body carries the load from
-    /// the next warm start on, and its own supports with it.
+    /// body sank through the light one or squeezed it out. Its impulses are not
+    /// accumulated (carried into the next warm start they yanked the light body
+    /// about): the ordinary accumulated impulses take the load over as they grow.
     Support,
 };
 

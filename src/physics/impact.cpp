@@ -112,7 +112,7 @@ void solveEvent(ContactSolverData& data, ImpactEvent& event, float targetScale) 
 // own. With Coulomb friction, or with several points of a body struck at once,
 // the impulses that meet those targets can leave the bodies with more kinetic
 // energy than they brought (Kane and Levinson's paradox; Stronge, Impact
-// Mechanics): the soak saw a spinning plate gain 3.2 kJ in one bounce. An
+// Mechanics; docs/physics.md has the soak's spinning plate). An
 // impact with e <= 1 cannot do that. So the bodies joined by impacts are
 // grouped, and a group that would gain has its impacts blended towards the
 // same impacts solved perfectly inelastic, v = v0 + s (v1 - v0), with the

@@ -29,7 +29,7 @@ void integrateGyroscopicBody(SolverBody& solverBody, const Body& body, float h) 
     if (solverBody.pushAngularVelocity != vec3(0.0f)) {
         // The push turns the body and its spin with it: the spin's energy
         // depends on w in the body frame, and a w left behind by the turn
-        // gained up to 1 % of it in one step.
+        // changes it.
         const quat before = solverBody.orientation;
         solverBody.orientation = rotateBy(before, solverBody.pushAngularVelocity, h);
         const quat turn = solverBody.orientation * glm::conjugate(before);

@@ -1,10 +1,7 @@
 // Software prefetch for the step's passes over large records. In a large
-// scene (pile16000) the manifolds (396 bytes each), constraints and bodies
-// (320) do not fit in the caches, and on the machine the benchmarks run on
-// the hardware prefetcher does not keep up with walks at such strides, even
-// in order: prepareContacts took 4.4 ms of a 47 ms step at 16k bodies, 2.7 ms
-// asking for each manifold and constraint a few records ahead (with the
-// larger records of then: 700 and 476 bytes).
+// scene the manifolds, constraints and bodies do not fit in the caches, and
+// the hardware prefetcher does not keep up with walks at such strides, even in
+// order (docs/physics.md, "Batches", has the figures).
 #pragma once
 
 #include <cstddef>

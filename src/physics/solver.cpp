@@ -13,7 +13,9 @@
 namespace impulse {
 namespace {
 
-Body* draggedBody(SolverPass& pass) { return pass.drag ? &pass.bodies[pass.drag->body.index] : nullptr; }
+Body* draggedBody(SolverPass& pass) {
+    return pass.drag ? &pass.bodies[pass.drag->body.index] : nullptr;
+}
 
 ImpactRules impactRules(const SolverPass& pass, ImpactStage stage) {
     ImpactRules rules;
@@ -32,7 +34,8 @@ void solveDragStage(SolverPass& pass, int member, float h) {
         const DragState& drag = *pass.drag;
         SolverBody& slot = pass.data.bodies[pass.data.slotOfBody[drag.body.index]];
         // The cap is in body weights; under zero gravity use Earth's so it still pulls.
-        const float weight = dragged->mass * std::max(glm::length(pass.settings.gravity), kDragReferenceGravity);
+        const float weight =
+            dragged->mass * std::max(glm::length(pass.settings.gravity), kDragReferenceGravity);
         prepareDrag(*pass.dragSolver, dragged->position + slot.deltaPosition, slot.orientation, *dragged,
                     drag.localAnchor, drag.target, drag.settings.frequency, drag.settings.dampingRatio,
                     drag.settings.maxForceInWeights * weight, h);
@@ -51,25 +54,39 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
     const bool reverse = subStep % 2 == 1;
     switch (stage) {
         case SolverStage::PrepareContacts:
-            prepareContacts(pass.manifolds, pass.bodies, settings.restitutionThreshold, settings.gravity, pass.dt,
-                            data);
+            prepareContacts(pass.manifolds, pass.bodies, settings.restitutionThreshold, settings.gravity,
+                            pass.dt, data);
             break;
         case SolverStage::ImpactsBefore:
             resolveImpacts(data, pass.bodies, impactRules(pass, ImpactStage::BeforeSubSteps));
             break;
-        case SolverStage::PackBatches: buildContactBatches(data); break;
-        case SolverStage::IntegrateVelocities: integrateVelocities(data, settings.gravity, h, pass.team, member); break;
+        case SolverStage::PackBatches:
+            buildContactBatches(data);
+            break;
+        case SolverStage::IntegrateVelocities:
+            integrateVelocities(data, settings.gravity, h, pass.team, member);
+            break;
         case SolverStage::WarmStart:
             beginSubStep(data, settings.warmStarting, subStep == 0, pass.team, member);
             break;
-        case SolverStage::Drag: solveDragStage(pass, member, h); break;
-        case SolverStage::Solve: solveContacts(data, h, Sweep::Solve, reverse, pass.team, member); break;
+        case SolverStage::Drag:
+            solveDragStage(pass, member, h);
+            break;
+        case SolverStage::Solve:
+            solveContacts(data, h, Sweep::Solve, reverse, pass.team, member);
+            break;
         case SolverStage::Support:
             if (data.supportsHeavy) solveContacts(data, h, Sweep::Support, reverse, pass.team, member);
             break;
-        case SolverStage::IntegratePositions: integrateSolverPositions(data, pass.bodies, h, pass.team, member); break;
-        case SolverStage::Relax: solveContacts(data, h, Sweep::Relax, !reverse, pass.team, member); break;
-        case SolverStage::StoreImpulses: storeBatchImpulses(data); break;
+        case SolverStage::IntegratePositions:
+            integrateSolverPositions(data, pass.bodies, h, pass.team, member);
+            break;
+        case SolverStage::Relax:
+            solveContacts(data, h, Sweep::Relax, !reverse, pass.team, member);
+            break;
+        case SolverStage::StoreImpulses:
+            storeBatchImpulses(data);
+            break;
         case SolverStage::ImpactsAfter:
             findArrivals(data, settings.restitutionThreshold);
             resolveImpacts(data, pass.bodies, impactRules(pass, ImpactStage::AfterSubSteps));

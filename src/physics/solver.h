@@ -19,28 +19,31 @@ namespace impulse {
 
 /// The stages of a pass, in the order they run (docs/physics.md maps each to its file).
 enum class SolverStage : uint8_t {
-    PrepareContacts,     ///< solver slots, constraints, touching impacts (contact_prepare)
-    ImpactsBefore,       ///< impacts of touching points (impact)
-    PackBatches,         ///< colour the constraints, pack the batches (constraint_graph)
-    IntegrateVelocities, ///< sub-step: gravity (integrate)
-    WarmStart,           ///< sub-step: last sub-step's impulses again (contact_sweeps)
-    Drag,                ///< sub-step: the mouse drag's spring (drag_constraint)
-    Solve,               ///< sub-step: friction, rigid normal impulse, split push-out (contact_sweeps)
-    Support,             ///< sub-step: heavy bodies on light ones, if any (contact_sweeps)
-    IntegratePositions,  ///< sub-step: move the bodies, separations again (integrate)
-    Relax,               ///< sub-step: the velocities against the moved bodies (contact_sweeps)
-    StoreImpulses,       ///< unpack the batches into the constraints (constraint_graph)
-    ImpactsAfter,        ///< impacts of gaps that closed in the sub-steps (impact)
-    WriteBack,           ///< bodies, warm-start impulses and reports, drag force (contact)
-    CorrectPositions,    ///< rigid position passes for deep overlap (position_correction)
+    PrepareContacts,      ///< solver slots, constraints, touching impacts (contact_prepare)
+    ImpactsBefore,        ///< impacts of touching points (impact)
+    PackBatches,          ///< colour the constraints, pack the batches (constraint_graph)
+    IntegrateVelocities,  ///< sub-step: gravity (integrate)
+    WarmStart,            ///< sub-step: last sub-step's impulses again (contact_sweeps)
+    Drag,                 ///< sub-step: the mouse drag's spring (drag_constraint)
+    Solve,                ///< sub-step: friction, rigid normal impulse, split push-out (contact_sweeps)
+    Support,              ///< sub-step: heavy bodies on light ones, if any (contact_sweeps)
+    IntegratePositions,   ///< sub-step: move the bodies, separations again (integrate)
+    Relax,                ///< sub-step: the velocities against the moved bodies (contact_sweeps)
+    StoreImpulses,        ///< unpack the batches into the constraints (constraint_graph)
+    ImpactsAfter,         ///< impacts of gaps that closed in the sub-steps (impact)
+    WriteBack,            ///< bodies, warm-start impulses and reports, drag force (contact)
+    CorrectPositions,     ///< rigid position passes for deep overlap (position_correction)
 };
 
-inline constexpr SolverStage kStagesBeforeSubSteps[] = {SolverStage::PrepareContacts, SolverStage::ImpactsBefore,
-                                                        SolverStage::PackBatches};
+inline constexpr SolverStage kStagesBeforeSubSteps[] = {SolverStage::PrepareContacts,
+                                                        SolverStage::ImpactsBefore, SolverStage::PackBatches};
 /// Run `velocityIterations` times, on every member of the thread team.
-inline constexpr SolverStage kSubStepStages[] = {SolverStage::IntegrateVelocities, SolverStage::WarmStart,
-                                                 SolverStage::Drag,  SolverStage::Solve,
-                                                 SolverStage::Support, SolverStage::IntegratePositions,
+inline constexpr SolverStage kSubStepStages[] = {SolverStage::IntegrateVelocities,
+                                                 SolverStage::WarmStart,
+                                                 SolverStage::Drag,
+                                                 SolverStage::Solve,
+                                                 SolverStage::Support,
+                                                 SolverStage::IntegratePositions,
                                                  SolverStage::Relax};
 inline constexpr SolverStage kStagesAfterSubSteps[] = {SolverStage::StoreImpulses, SolverStage::ImpactsAfter,
                                                        SolverStage::WriteBack, SolverStage::CorrectPositions};

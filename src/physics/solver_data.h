@@ -83,7 +83,7 @@ struct ContactConstraint {
     vec3 normal{0.0f};
     vec3 tangent[2];
     /// Its points are ContactSolverData::constraintPoints from here on, in a row:
-    /// a step's passes stream only the points in use (2.5 of 4 a manifold in a pile).
+    /// a step's passes stream only the points in use (most manifolds have fewer than four).
     uint32_t firstPoint = 0;
 };
 
@@ -144,8 +144,8 @@ struct ContactBatch {
     /// with it, so the batch's effective masses are computed again every
     /// sub-step with the tensor of now (the lever arms stay those of the start
     /// of the step, as for every contact): with the tensor of the start of the
-    /// step, a box turning 0.7 rad per step was kicked by impulses that changed
-    /// its angular momentum by the wrong amount and gained energy bounce after bounce.
+    /// step, a fast-turning box was kicked by impulses that changed its angular
+    /// momentum by the wrong amount and gained energy bounce after bounce.
     bool followsTurn = false;
     uint32_t firstTurns = 0;  ///< if followsTurn: into ContactSolverData::batchPointTurns, one per point
     /// A lane may arrive faster than the restitution threshold: the sweeps
@@ -202,8 +202,8 @@ struct ContactSolverData {
 /// Each body's arm to its own surface point of constraint point p (detection
 /// gives the point midway between the surfaces): where the surfaces meet once
 /// a gap has closed. The shift is along n, so r x n is the sub-steps'; from the
-/// midpoint a sphere's arm for friction was longer by half the gap (12 % more
-/// spin for a 5 cm gap), and its rolling looked like slipping.
+/// midpoint a sphere's arm for friction was longer by half the gap (too much
+/// spin), and its rolling looked like slipping.
 inline std::pair<vec3, vec3> surfaceArms(const ContactConstraint& c, const ConstraintPoint& p) {
     const vec3 halfGap = 0.5f * p.separation * c.normal;
     return {p.rA - halfGap, p.rB + halfGap};

@@ -44,10 +44,12 @@ struct ContactPointInfo {
     float normalVelocityAfter = 0.0f;   ///< v_rel . n after the solve
     float targetNormalVelocity = 0.0f;  ///< restitution or speculative target, m/s
     float restitution = 0.0f, friction = 0.0f, staticFriction = 0.0f;  ///< combined for the pair
-    float normalImpulse = 0.0f;         ///< accumulated j_n, N s
-    vec3 frictionImpulse{0.0f};         ///< accumulated tangential impulse, N s (world)
-    float frictionBound = 0.0f;         ///< mu * j_n with the mu in force, N s
-    bool sticking = false;              ///< friction held the point (inside the cone)
+    float normalImpulse = 0.0f;         ///< j_n applied over the last step, N s
+    vec3 frictionImpulse{0.0f};         ///< tangential impulse applied over the last step, N s (world)
+    float frictionBound = 0.0f;         ///< mu * j_n with the mu in force (mu_s while sticking), N s
+    /// The point pushed in the last step and ends it slipping slower than
+    /// kStickSpeed (not a test of the cone: a point at its edge may stick too).
+    bool sticking = false;
     /// The impact at this point in the last step, if any (0 otherwise): its
     /// whole normal impulse, N s, its friction impulse (world), and whether its
     /// friction held the slip (mu_s j_n) or slid (mu j_n).

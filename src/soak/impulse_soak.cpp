@@ -54,17 +54,17 @@ using namespace impulse;
 // ---------------------------------------------------------------- tolerances
 
 // Energy may grow between inputs by at most this much (J), plus the relative
-// part below. Where growth is legitimate: resting contacts keep up to
-// kLinearSlop of penetration and the position pass pushes out what is beyond
-// it, so a settling body may be lifted by a fraction of a slop; a 50 kg body
-// lifted 1 mm gains 0.5 J. Rotation (implicit midpoint) conserves energy to
-// second order, a relative wobble of ~1e-6 per step.
+// part below. Where growth is legitimate: overlap is pushed out (the sub-steps'
+// push-out beyond kPushoutSlop, the position passes beyond kPositionSlop), so
+// a settling body may be lifted by a fraction of a slop; a 50 kg body lifted
+// 1 mm gains 0.5 J. Rotation (implicit midpoint) conserves energy to second
+// order, a relative wobble of ~1e-6 per step.
 constexpr double kEnergyAbsoluteTolerance = 0.5;    // J
 constexpr double kEnergyRelativeTolerance = 1e-3;   // of the baseline's kinetic + |potential| scale
 // A body's lowest point may be this far inside the ground (m): resting contacts
-// keep a slop (5 mm) and a fast impact may overshoot by a few cm before the
-// position pass pushes it out. (Today a tumbling corner goes deeper: the
-// narrowphase margin ignores angular velocity; measured 0.37 m at d6b2fb8, 0.65 m before.)
+// keep up to kPositionSlop, and a fast or tumbling body may overshoot by some
+// cm before the push-out and the position passes take it back (the speculative
+// margin covers each body's spin as well as its speed, World::collide).
 constexpr float kGroundTolerance = 0.15f;
 
 constexpr float kGroundHalfSize = 25.0f;
