@@ -72,15 +72,10 @@ struct AxisW {
     return axis;
 }
 
-// Where a batch's turn vectors I^-1 (r x d) come from: the bodies' scalar
-// inverse inertia times r x d (an isotropic body's world tensor is that scalar
-// times the identity exactly, worldInverseInertia), or in a batch holding a
-// body whose inertia is not isotropic (ContactBatch::followsTurn) its
-// BatchPointTurns. There the sweeps read the stored vectors for every lane
-// (an isotropic lane's equal the scalar form up to the sign of a zero), but the
-// warm start sums them over three directions, which rounds otherwise than the
-// scalar form: an isotropic lane takes the scalar form there, whatever the
-// width put into its batch.
+// A batch's turn vectors I^-1 (r x d): the scalar inverse inertia times r x d,
+// or the stored BatchPointTurns in a batch that follows the turn. The warm
+// start keeps the scalar form for isotropic lanes there: its sum over three
+// directions rounds otherwise, and which batches follow depends on the width.
 struct TurnSource {
     const BatchPointTurns* turns;  ///< the batch's first point's, or null
     FloatW inverseInertiaA, inverseInertiaB;  ///< 0 in a lane whose body is not isotropic (or static)

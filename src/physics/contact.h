@@ -65,13 +65,10 @@ inline float angularTerm(const mat3& inverseInertia, const vec3& r, const vec3& 
     return glm::dot(n, glm::cross(inverseInertia * glm::cross(r, n), r));
 }
 
-/// The terms of a point's effective masses, for the contact inspector: worked
-/// out when asked, from the lever arms of the start of the step and the
-/// bodies' tensors of now. They are what the last solve used: an isotropic
-/// tensor does not turn, and a batch holding a body whose tensor does
-/// (ContactBatch::followsTurn) was last computed after the last sub-step's
-/// move, with the tensor the body ended the sub-steps with (a position pass
-/// may turn it a little more).
+/// The terms of a point's effective masses for the contact inspector, worked out
+/// when asked from the step's lever arms and the tensors of now: what the last
+/// sweep used (a turning tensor's batch is recomputed after every move), up to
+/// what a position pass turned since.
 struct EffectiveMassTerms {
     float angularTermA = 0.0f, angularTermB = 0.0f;  ///< n.[(I^-1 (r x n)) x r] per body
     float normalMass = 0.0f;                         ///< 1 / k_n

@@ -23,14 +23,10 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTea
 enum class Sweep : uint8_t {
     Solve,  ///< before the move: rigid contacts, speculative gaps, split push-out
     Relax,  ///< after the move: the velocities again, no push-out
-    /// After Solve, only where a heavy body rests on one at least
-    /// kSupportMassRatio times lighter: the normal and push-out impulses again
-    /// with the light body held still (shock propagation, Guendelman et al.
-    /// 2003). Sequential impulses between a heavy and a light body converge at
-    /// m_heavy / (m_heavy + m_light) per sweep (0.999 for 1000:1): the heavy
-    /// body sank through the light one or squeezed it out. Its impulses are not
-    /// accumulated (carried into the next warm start they yanked the light body
-    /// about): the ordinary accumulated impulses take the load over as they grow.
+    /// After Solve, where a heavy body rests on one kSupportMassRatio times
+    /// lighter: normal and push-out again with the light body held still (shock
+    /// propagation; docs/physics.md, "Heavy on light"). Not accumulated: carried
+    /// into the next warm start, these impulses yanked the light body about.
     Support,
 };
 

@@ -26,7 +26,7 @@ struct DragSolver {
     vec3 bias{0.0f};           ///< beta * C: position error fed back as velocity
     float gamma = 0.0f;        ///< softness
     float maxImpulse = 0.0f;   ///< force cap * dt
-    vec3 impulse{0.0f};        ///< accumulated this step, N s
+    vec3 impulse{0.0f};        ///< accumulated this sub-step (prepareDrag resets it), N s
     mat3 inverseInertia{0.0f}; ///< of the dragged body, world frame
 };
 

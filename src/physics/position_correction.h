@@ -10,15 +10,10 @@
 
 namespace impulse {
 
-/// The optional rigid position passes for overlap the sub-steps left beyond the
-/// slop: `iterations` nonlinear Gauss-Seidel passes over positions (Box2D's
-/// position solver), moving bodies apart along the normals without touching
-/// velocities. A pass skips the manifolds whose every correction would be
-/// zero: no point the sub-steps left within a quarter slop of needing one, and
-/// neither body moved by a correction of these passes. A point's separation is
-/// measured as in the sub-steps: each body carries the contact point by its
-/// anchor (ConstraintPoint::anchorA/B). Resting contacts sit near -0.5 mm, so
-/// most steps need no pass at all.
+/// `iterations` nonlinear Gauss-Seidel passes over positions (Box2D's position
+/// solver) for overlap beyond kPositionSlop, velocities untouched. A point is
+/// measured as in the sub-steps (each body carries it by its anchor); a pass
+/// skips manifolds no deeper than kPositionCheckDepth whose bodies it has not moved.
 void solveContactPositions(ContactSolverData& data, std::vector<ContactManifold>& manifolds,
                            std::vector<Body>& bodies, int iterations);
 

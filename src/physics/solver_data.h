@@ -94,17 +94,10 @@ struct ImpactSeed {
     float arrivalVelocity = 0.0f;  ///< v_rel.n at arrival, < 0
 };
 
-/// Lane-parallel form of the i-th point of each lane's manifold: what the
-/// sweeps read, several times a sub-step. In a large scene these arrays do not
-/// fit in the caches and the sweeps run at the speed of memory, so they hold
-/// only what cannot be computed again for less: the sweeps work out the
-/// friction axes' r x t from the lever arms, and the turn vectors I^-1 (r x d)
-/// as SolverBody::inverseInertia times r x d (for a body whose inertia is not
-/// isotropic, from its batch's BatchPointTurns). The sweeps read nearly all
-/// of it; the once-a-sub-step passes read parts, each kept to as few cache
-/// lines as it fills: the move writes the first line, the warm start reads the
-/// next five. A lane whose manifold has fewer points holds zeros here, which
-/// solve to zero impulses.
+/// Lane-parallel form of the i-th point of each lane's manifold: only what the
+/// sweeps read and cannot compute again for less, since in a large scene they
+/// run at the speed of memory (docs/physics.md, "Batches"). A lane whose
+/// manifold has fewer points holds zeros, which solve to zero impulses.
 struct alignas(64) BatchPoint {
     Lanes separation;   ///< now: after the last move
     Lanes pushImpulse;  ///< split (position-only) impulse of this sub-step

@@ -114,7 +114,7 @@ TEST(ContactSolver, OneContactOneSubStepIsTheTextbookImpulse) {
     const double vn = normalVelocity(c);
     ASSERT_LT(vn, -1.0) << "approach faster than the threshold";
 
-    // The collision sweep aims at the restitution target -e v_n: j = -(1 + e) v_n / k_n,
+    // The impact before the sub-steps gives the restitution target -e v_n: j = -(1 + e) v_n / k_n,
     // and the separating point is left alone afterwards (1e-5 relative). The box
     // is a cube, so no gyroscopic precession changes w within the sub-step.
     const vec3 before = c.bodies[0].linearVelocity;
