@@ -89,13 +89,21 @@ def body(name, shape, position, mass=None, static=False, orientation=None, linea
     return b
 
 
-def ground(half_x=20.0, half_z=20.0, friction=0.6, restitution=None, name="ground"):
-    """A static slab whose top face is the plane y = 0."""
+def ground(half_x=20.0, half_z=20.0, friction=0.0, restitution=0.0, name="ground"):
+    """A static slab whose top face is the plane y = 0, neutral scenery by default (see SCENERY_RULES)."""
     return body(name, box(half_x, 0.5, half_z), (0.0, -0.5, 0.0), static=True, friction=friction,
                 restitution=restitution)
 
 
 NO_GRAVITY = [0.0, 0.0, 0.0]
+
+# Scenery (ground, walls, kerbs, ramps) has e = 0 and mu = 0 under the "max" rules, so it never
+# wins the combine: the e, mu and mu_s a user edits on a body are the ones its contacts with the
+# scenery use. The format's default friction rule, the geometric mean, has no neutral value (a
+# floor's mu always scales the body's), hence "max" for friction too. Between two dynamic bodies
+# the bouncier e and the grippier mu win.
+SCENERY_RULES = {"restitution_combine": "max", "friction_combine": "max"}
+NEUTRAL_E, NEUTRAL_MU = 0.0, 0.0
 
 
 def scene(name, bodies, **world):
@@ -140,18 +148,22 @@ def default_scene():
                                        ("kerb_north", 0, -1, edge, kerb_half_thickness),
                                        ("kerb_south", 0, 1, edge, kerb_half_thickness)):
         centre = (x * (edge - kerb_half_thickness), kerb_half_height, z * (edge - kerb_half_thickness))
-        bodies.append(body(name, box(half_x, kerb_half_height, half_z), centre, static=True, friction=0.6))
+        bodies.append(body(name, box(half_x, kerb_half_height, half_z), centre, static=True, friction=NEUTRAL_MU,
+                           restitution=NEUTRAL_E))
     ramp_angle = math.radians(20.0)
     ramp_q = quat_axis_angle((0, 0, 1), -ramp_angle)  # descends toward +x
     ramp_centre = (-4.0, 1.2, 0.0)
-    bodies.append(body("ramp", box(2.5, 0.1, 1.2), ramp_centre, static=True, orientation=ramp_q, friction=0.4))
-    # A crate resting near the top of the ramp: centre = ramp centre + normal * (0.1 + 0.3) - slope * 1.6.
+    bodies.append(body("ramp", box(2.5, 0.1, 1.2), ramp_centre, static=True, orientation=ramp_q,
+                       friction=NEUTRAL_MU, restitution=NEUTRAL_E))
+    # A crate resting on the ramp near its top: centre = ramp centre + normal * (0.1 + 0.3) - slope * 1.6,
+    # face on face. Its mu_s 0.5 > tan 20 deg = 0.364 holds it; below 0.364 it breaks away and slides
+    # (mu 0.3 < 0.364 cannot stop it again).
     normal = (math.sin(ramp_angle), math.cos(ramp_angle), 0.0)
     down_slope = (math.cos(ramp_angle), -math.sin(ramp_angle), 0.0)
-    gap = 0.402
+    gap = 0.1 + 0.3
     p = [ramp_centre[i] + normal[i] * gap - down_slope[i] * 1.6 for i in range(3)]
     bodies.append(body("ramp_crate", box(0.3, 0.3, 0.3), p, mass=1.5, orientation=ramp_q, friction=0.3,
-                       restitution=0.2))
+                       static_friction=0.5, restitution=0.2))
     for k in range(4):
         bodies.append(body("tower%d" % k, box(0.5, 0.5, 0.5), (2.0, 0.5 + 1.001 * k, -1.5), mass=2.0,
                            friction=0.6, restitution=0.1))
@@ -165,7 +177,7 @@ def default_scene():
              ("ball_ramp", 0.3, (-6.0, 4.0, -0.7), 1.0)]
     for name, radius, pos, mass in balls:
         bodies.append(body(name, sphere(radius), pos, mass=mass, restitution=0.6, friction=0.4))
-    return scene("Default", bodies)
+    return scene("Default", bodies, **SCENERY_RULES)
 
 
 def two_spheres_head_on():
@@ -194,7 +206,7 @@ def tower10():
     for k in range(10):
         bodies.append(body("box%d" % k, box(0.5, 0.5, 0.5), (0.0, 0.5 + 1.0 * k, 0.0), mass=1.0, friction=0.6,
                            restitution=0.0))
-    return scene("Tower of 10 boxes", bodies)
+    return scene("Tower of 10 boxes", bodies, **SCENERY_RULES)
 
 
 def pyramid15():
@@ -206,27 +218,27 @@ def pyramid15():
             x = (i - (n - 1) / 2.0) * (1.0 + gap)
             bodies.append(body("box%d_%d" % (row, i), box(0.5, 0.5, 0.5), (x, 0.5 + 1.0 * row, 0.0), mass=1.0,
                                friction=0.6, restitution=0.0))
-    return scene("Pyramid of 15 rows (120 boxes)", bodies)
+    return scene("Pyramid of 15 rows (120 boxes)", bodies, **SCENERY_RULES)
 
 
 def ramp_friction():
-    """Blocks on a 30 degree ramp: mu > tan 30 = 0.577 holds, smaller slides (pair mu = min rule)."""
+    """Blocks resting on a 30 degree ramp: mu > tan 30 = 0.577 holds, smaller slides (the ramp is neutral)."""
     angle = math.radians(30.0)
     q = quat_axis_angle((0, 0, 1), -angle)  # surface descends toward +x
     centre = (0.0, 2.5, 0.0)
     half_thickness, half_block = 0.25, 0.25
     bodies = [ground(), body("ramp", box(4.0, half_thickness, 3.0), centre, static=True, orientation=q,
-                             friction=1.0, restitution=0.0)]
+                             friction=NEUTRAL_MU, restitution=NEUTRAL_E)]
     normal = (math.sin(angle), math.cos(angle), 0.0)
     down_slope = (math.cos(angle), -math.sin(angle), 0.0)
-    lift = half_thickness + half_block + 0.002
+    lift = half_thickness + half_block  # face on face: the blocks start at rest on the ramp
     for k, mu in enumerate((0.1, 0.4, 0.6, 0.9)):
         z = -2.1 + 1.4 * k
         p = [centre[i] + normal[i] * lift - down_slope[i] * 2.5 for i in range(3)]
         p[2] = z
         bodies.append(body("block_mu%g" % mu, box(half_block, half_block, half_block), p, mass=1.0, orientation=q,
                            friction=mu, restitution=0.0))
-    return scene("Ramp at 30 degrees: friction 0.1, 0.4, 0.6, 0.9", bodies, friction_combine="min")
+    return scene("Ramp at 30 degrees: friction 0.1, 0.4, 0.6, 0.9", bodies, **SCENERY_RULES)
 
 
 def dominoes():
@@ -236,7 +248,7 @@ def dominoes():
         bodies.append(body("domino%02d" % k, box(0.05, 0.5, 0.25), (-6.0 + spacing * k, 0.5, 0.0), mass=5.0,
                            friction=0.5, restitution=0.0,
                            angular_velocity=(0.0, 0.0, -1.5) if k == 0 else None))
-    return scene("Dominoes (20)", bodies)
+    return scene("Dominoes (20)", bodies, **SCENERY_RULES)
 
 
 def newtons_cradle():
@@ -255,10 +267,10 @@ def newtons_cradle():
 
 def sliding_ball_rolls():
     """v0 = 5 m/s, no spin, mu = 0.3: rolls at 5/7 v0 = 3.571 m/s after t = 2 v0 / (7 mu g) = 0.485 s."""
-    bodies = [ground(50.0, 5.0, friction=0.3, restitution=0.0),
+    bodies = [ground(50.0, 5.0),
               body("ball", sphere(0.5), (-30.0, 0.5, 0.0), mass=1.0, linear_velocity=(5.0, 0.0, 0.0),
                    restitution=0.0, friction=0.3)]
-    return scene("Sliding ball starts rolling (mu = 0.3)", bodies)
+    return scene("Sliding ball starts rolling (mu = 0.3)", bodies, **SCENERY_RULES)
 
 
 def spin(axis_index, label):
@@ -310,13 +322,17 @@ def pile1000():
     bodies = [ground(20.0, 20.0)]
     span = half_pen + wall_half_thickness
     bodies.append(body("wall_north", box(span + wall_half_thickness, wall_half_height, wall_half_thickness),
-                       (0.0, wall_half_height, -span), static=True, friction=0.4))
+                       (0.0, wall_half_height, -span), static=True, friction=NEUTRAL_MU,
+                       restitution=NEUTRAL_E))
     bodies.append(body("wall_south", box(span + wall_half_thickness, wall_half_height, wall_half_thickness),
-                       (0.0, wall_half_height, span), static=True, friction=0.4))
+                       (0.0, wall_half_height, span), static=True, friction=NEUTRAL_MU,
+                       restitution=NEUTRAL_E))
     bodies.append(body("wall_west", box(wall_half_thickness, wall_half_height, span - wall_half_thickness),
-                       (-span, wall_half_height, 0.0), static=True, friction=0.4))
+                       (-span, wall_half_height, 0.0), static=True, friction=NEUTRAL_MU,
+                       restitution=NEUTRAL_E))
     bodies.append(body("wall_east", box(wall_half_thickness, wall_half_height, span - wall_half_thickness),
-                       (span, wall_half_height, 0.0), static=True, friction=0.4))
+                       (span, wall_half_height, 0.0), static=True, friction=NEUTRAL_MU,
+                       restitution=NEUTRAL_E))
     cell, per_row = 1.4, 11  # 1.4 m cells hold the largest body (0.4 m half-extents) in any orientation
     density = 200.0  # kg/m^3, light wood
     count = 1000
@@ -338,7 +354,7 @@ def pile1000():
             mass = density * 4.0 / 3.0 * math.pi * radius ** 3
             bodies.append(body("sphere%04d" % k, sphere(radius), (x, y, z), mass=mass, friction=friction,
                                restitution=restitution))
-    return scene("Pile of 1000 in a pen", bodies)
+    return scene("Pile of 1000 in a pen", bodies, **SCENERY_RULES)
 
 
 def heavy_on_light():
@@ -355,7 +371,7 @@ def heavy_on_light():
     bodies.append(body("light_target", box(0.5, 0.5, 0.5), (3.0, 0.5, 0.0), mass=1.0, friction=0.6,
                        restitution=0.1))
     bodies.append(body("heavy_ball", sphere(0.4), (3.0, 2.4, 0.0), mass=1000.0, friction=0.6, restitution=0.1))
-    return scene("Heavy on light (1000:1)", bodies)
+    return scene("Heavy on light (1000:1)", bodies, **SCENERY_RULES)
 
 
 PRESETS = {

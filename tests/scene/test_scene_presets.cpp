@@ -55,5 +55,56 @@ TEST(ScenePresets, NamedPresetsExist) {
     }
 }
 
+World loadPreset(const std::string& name) {
+    const SceneResult result = loadSceneFile((fs::path(IMPULSE_SOURCE_DIR) / "assets" / "scenes" / name).string());
+    if (const auto* error = std::get_if<SceneError>(&result)) ADD_FAILURE() << error->message();
+    return std::holds_alternative<Scene>(result) ? buildWorld(std::get<Scene>(result)) : World{};
+}
+
+float slid(World& world, BodyId body, int steps) {
+    const vec3 start = world.body(body).position;
+    for (int i = 0; i < steps; ++i) world.step();
+    return glm::length(world.body(body).position - start);
+}
+
+// default.json's crate starts face on face on the 20 degree ramp with mu 0.3 and
+// mu_s 0.5: static friction holds it (tan 20 deg = 0.364 < 0.5). With mu_s lowered
+// below 0.364 in the Body panel it breaks away, and mu 0.3 cannot stop it.
+TEST(ScenePresets, RampCrateSticksAndBreaksAwayBelowTan20) {
+    World world = loadPreset("default.json");
+    const BodyId crate = world.findBody("ramp_crate");
+    ASSERT_TRUE(crate);
+    EXPECT_LT(slid(world, crate, 300), 1e-3f);
+
+    World lowered = loadPreset("default.json");
+    BodyDef def = lowered.bodyDef(crate);
+    def.staticFriction = 0.34f;
+    ASSERT_FALSE(lowered.updateBody(crate, def));
+    EXPECT_GT(slid(lowered, crate, 60), 0.1f);
+}
+
+// The scenery (static bodies) of the presets that use neutral scenery never wins the
+// combine: a body's own e, mu and mu_s are those of its contacts with the floor.
+TEST(ScenePresets, SceneryNeverWinsTheCombine) {
+    for (const char* name : {"default.json", "tower10.json", "pyramid15.json", "ramp_friction.json", "dominoes.json",
+                             "sliding_ball_rolls.json", "pile1000.json", "heavy_on_light.json"}) {
+        SCOPED_TRACE(name);
+        const World world = loadPreset(name);
+        const WorldSettings& rules = world.settings();
+        for (const BodyId scenery : world.bodyIds()) {
+            const Body& still = world.body(scenery);
+            if (!still.isStatic) continue;
+            for (const BodyId id : world.bodyIds()) {
+                const Body& b = world.body(id);
+                if (b.isStatic) continue;
+                EXPECT_EQ(combineRestitution(rules.restitutionCombine, b.restitution, still.restitution), b.restitution);
+                EXPECT_EQ(combineFriction(rules.frictionCombine, b.friction, still.friction), b.friction);
+                EXPECT_EQ(combineFriction(rules.frictionCombine, b.staticFriction, still.staticFriction),
+                          b.staticFriction);
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace impulse::scene
