@@ -1,5 +1,7 @@
 #include "app/input.h"
 
+#include "app/spawn_placement.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -156,12 +158,13 @@ BodyDef Input::spawnDef(ShapeType type) const {
     BodyDef def;
     def.shape = type == ShapeType::Box ? Shape::box(vec3(kSpawnSize)) : Shape::sphere(kSpawnSize);
     def.name = uniqueName(type == ShapeType::Box ? "box" : "sphere");
-    // Drop it just above whatever the mouse points at, or on the y = 0 plane.
+    // Drop it just above whatever the mouse points at, or on the y = 0 plane, clear of every body.
+    const World& world = experiment_.world();
     vec3 point;
-    if (const std::optional<RayHit> hit = experiment_.world().rayCast(ray.origin, ray.direction, kPickDistance)) {
-        def.position = hit->point + hit->normal * (kSpawnSize * 1.75f) + vec3(0.0f, kSpawnSize * 0.5f, 0.0f);
+    if (const std::optional<RayHit> hit = world.rayCast(ray.origin, ray.direction, kPickDistance)) {
+        def.position = spawnPositionAt(world, def.shape, hit->point, hit->normal);
     } else if (render::intersectPlane(ray, vec3(0.0f), vec3(0.0f, 1.0f, 0.0f), point)) {
-        def.position = point + vec3(0.0f, kSpawnSize * 2.0f, 0.0f);
+        def.position = liftedClear(world, def.shape, point + vec3(0.0f, kSpawnSize * 2.0f, 0.0f));
     } else {
         def.position = ray.origin + ray.direction * 10.0f;
     }

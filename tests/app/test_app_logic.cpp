@@ -5,6 +5,7 @@
 #include "app/options.h"
 #include "app/paths.h"
 #include "app/sim_clock.h"
+#include "app/spawn_placement.h"
 #include "render/camera.h"
 #include "render/debug_draw.h"
 #include "ui/edit.h"
@@ -364,4 +365,26 @@ TEST(DataPaths, FoundFromAnyWorkingDirectory) {
     ASSERT_EQ(app::findDataPaths("/nonexistent/bin", paths), "");
     EXPECT_TRUE(std::filesystem::exists(paths.shaders + "/lit.frag"));
     EXPECT_TRUE(std::filesystem::exists(paths.defaultScene()));
+}
+
+// N pointed at a kerb's inner face low down: the sphere used to start 0.35 m up with a
+// 0.5 m radius, inside the ground. Now it is lifted clear of every box it would overlap.
+TEST(SpawnPlacement, ASphereSpawnedAtAKerbsFaceStartsClearOfTheGround) {
+    World world;
+    BodyDef ground;
+    ground.isStatic = true;
+    ground.shape = Shape::box(vec3(20.0f, 0.5f, 20.0f));
+    ground.position = vec3(0.0f, -0.5f, 0.0f);
+    BodyDef kerb = ground;
+    kerb.shape = Shape::box(vec3(0.2f, 0.3f, 20.0f));
+    kerb.position = vec3(19.8f, 0.3f, 0.0f);
+    ASSERT_TRUE(world.createBody(ground) && world.createBody(kerb));
+    const Shape ball = Shape::sphere(0.5f);
+    const vec3 p = app::spawnPositionAt(world, ball, vec3(19.6f, 0.1f, 0.0f), vec3(-1.0f, 0.0f, 0.0f));
+    EXPECT_GE(p.y - 0.5f, 0.0f);          // above the ground's top
+    EXPECT_LE(p.x + 0.5f, 19.6f);         // and off the kerb's face
+    EXPECT_LT(p.y, 0.6f);                 // lifted no further than it must
+    // Where nothing is in the way it is left where the surface put it.
+    const vec3 open = app::spawnPositionAt(world, ball, vec3(0.0f), vec3(0.0f, 1.0f, 0.0f));
+    EXPECT_EQ(open, vec3(0.0f, 1.125f, 0.0f));
 }
