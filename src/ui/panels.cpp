@@ -1,5 +1,6 @@
 #include "ui/panels.h"
 
+#include "ui/pair_coefficients.h"
 #include "ui/plot.h"
 
 #include <imgui.h>
@@ -31,6 +32,11 @@ std::string bodyLabel(const World& world, BodyId id) {
 void placeWindow(float x, float y, float w, float h) {
     ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+}
+
+/// Shows `text` while the mouse is over the last item: what a setting does in the model.
+void hoverHelp(const char* text) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
 void statusLine(const EditStatus& status) {
@@ -159,35 +165,53 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
     bool changed = false;
     ImGui::PushItemWidth(140.0f);
     changed |= ImGui::DragFloat3("gravity", &s.gravity.x, 0.05f, 0.0f, 0.0f, "%.2f");
+    hoverHelp("Acceleration of every dynamic body, m/s^2 (y is up).");
     float stepMs = s.timestep * 1000.0f;
     if (ImGui::DragFloat("timestep (ms)", &stepMs, 0.05f, 0.0f, 0.0f, "%.3f")) {
         s.timestep = stepMs / 1000.0f;
         changed = true;
     }
+    hoverHelp("Simulated time of one step. Shorter steps are more accurate and cost more per second.");
     changed |= ImGui::DragInt("substeps", &s.substeps, 0.05f);
+    hoverHelp("Passes per step, each finding contacts afresh and solving them over a part of the step\n"
+              "(more are taken while a body spins fast).");
     changed |= ImGui::DragInt("velocity iterations", &s.velocityIterations, 0.1f);
+    hoverHelp("Sub-steps per pass: each applies gravity, solves the contacts' impulses and moves the\n"
+              "bodies. More hold tall stacks more stiffly.");
     changed |= ImGui::DragInt("position iterations", &s.positionIterations, 0.1f);
+    hoverHelp("Passes that move overlapping bodies apart (positions only, no velocity), for overlaps\n"
+              "the sub-steps left.");
     changed |= ImGui::DragFloat("restitution threshold", &s.restitutionThreshold, 0.01f, 0.0f, 0.0f, "%.2f m/s");
+    hoverHelp("An impact bounces (leaves at e times its arrival speed) only if it arrives faster than\n"
+              "this; slower ones just stop, so resting bodies do not jitter.");
     changed |= ImGui::Checkbox("warm starting", &s.warmStarting);
+    hoverHelp("Start each contact point's impulse from its value in the last step (matched by which\n"
+              "faces or edges touch): resting stacks settle in fewer iterations.");
     changed |= ImGui::Checkbox("sleeping", &s.sleeping);
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("Bodies resting together for the sleep time stop being stepped (drawn greyed)\n"
                           "until an awake body touches them, the mouse grabs one or an edit changes one.");
     }
     changed |= ImGui::DragFloat("sleep speed", &s.sleepSpeed, 0.001f, 0.0f, 0.0f, "%.3f m/s");
+    hoverHelp("A body counts as resting while no point of it moves faster than this.");
     changed |= ImGui::DragFloat("sleep time", &s.sleepTime, 0.01f, 0.0f, 0.0f, "%.2f s");
+    hoverHelp("How long a group of touching bodies must rest before it sleeps.");
     const char* restitutionRules[] = {"max", "min", "average", "multiply"};
     int r = static_cast<int>(s.restitutionCombine);
     if (ImGui::Combo("restitution combine", &r, restitutionRules, 4)) {
         s.restitutionCombine = static_cast<RestitutionCombine>(r);
         changed = true;
     }
+    hoverHelp("How a contact's e comes from the two bodies' e: max, min, average or their product.\n"
+              "The Body panel shows the result for the selected body's contacts.");
     const char* frictionRules[] = {"geometric", "average", "min", "max"};
     int f = static_cast<int>(s.frictionCombine);
     if (ImGui::Combo("friction combine", &f, frictionRules, 4)) {
         s.frictionCombine = static_cast<FrictionCombine>(f);
         changed = true;
     }
+    hoverHelp("How a contact's mu and mu_s come from the two bodies' values: geometric mean\n"
+              "sqrt(a b), average, min or max. The Body panel shows the result.");
     if (changed) applySettings(target, s, worldStatus_);
     statusLine(worldStatus_);
 
@@ -195,8 +219,11 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
         DragSettings d = target.dragSettings();
         bool dragChanged = false;
         dragChanged |= ImGui::DragFloat("frequency (Hz)", &d.frequency, 0.05f, 0.0f, 0.0f, "%.2f");
+        hoverHelp("Stiffness of the spring that pulls the grabbed point toward the cursor.");
         dragChanged |= ImGui::DragFloat("damping ratio", &d.dampingRatio, 0.01f, 0.0f, 0.0f, "%.2f");
+        hoverHelp("Damping of that spring: 1 is critical (no overshoot), less swings.");
         dragChanged |= ImGui::DragFloat("max force (x weight)", &d.maxForceInWeights, 0.5f, 0.0f, 0.0f, "%.1f");
+        hoverHelp("Cap on the spring's force, in multiples of the body's weight m|g|.");
         if (dragChanged) {
             const Validation refused = target.setDragSettings(d);
             dragStatus_.error = refused ? "refused: " + refused->message() : "";
@@ -307,8 +334,13 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     }
     float e = def.restitution;
     if (ImGui::DragFloat("restitution e", &e, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setRestitution(target, e);
+    hoverHelp("Newton's restitution, 0..1: after an impact the bodies separate at e times their\n"
+              "approach speed along the normal (0: no bounce, 1: no loss). A contact uses the pair's e,\n"
+              "combined with the other body's by the world's rule: see 'Contacts use' below.");
     float mu = def.friction;
     if (ImGui::DragFloat("friction mu", &mu, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setFriction(target, mu);
+    hoverHelp("Kinetic (sliding) Coulomb friction: while a contact slips, the friction impulse is\n"
+              "mu times the normal impulse, against the slip. Combined with the other body's mu.");
     bool hasStatic = def.staticFriction.has_value();
     if (ImGui::Checkbox("##mus", &hasStatic)) {
         bodyEditor_.setStaticFriction(target, hasStatic ? std::max(def.friction, body.staticFriction) : -1.0f);
@@ -319,6 +351,11 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     if (!hasStatic) ImGui::BeginDisabled();
     if (ImGui::DragFloat("static mu_s", &mus, 0.005f, 0.0f, 0.0f, "%.3f")) bodyEditor_.setStaticFriction(target, mus);
     if (!hasStatic) ImGui::EndDisabled();
+    const char* staticHelp = "Static friction, >= mu: a contact sticks while the impulse that stops its slip is at\n"
+                             "most mu_s times the normal impulse; beyond that it slides with mu. Untick the box\n"
+                             "to make mu_s follow mu. Combined with the other body's mu_s.";
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", staticHelp);
+    effectiveCoefficients(world, id);
 
     vec3 p = def.position;
     if (ImGui::DragFloat3("position (m)", &p.x, 0.01f, 0.0f, 0.0f, "%.2f")) bodyEditor_.setPosition(target, p);
@@ -379,6 +416,42 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
         }
     }
     ImGui::End();
+}
+
+void Panels::effectiveCoefficients(const World& world, BodyId id) {
+    // What the solver uses is the pair's value, not the one typed above: list each partner's.
+    std::vector<BodyId> partners = contactPartners(world.contacts(), id);
+    const char* heading = "Contacts use (touching now):";
+    if (!partners.empty()) {
+        lastPartner_ = partners.front();
+        lastPartnerOf_ = id;
+    } else if (lastPartnerOf_ == id && world.isValid(lastPartner_)) {
+        heading = "Contacts use (last touched):";
+        partners.push_back(lastPartner_);
+    } else if (const BodyId below = bodyBelow(world, id)) {
+        heading = "Contacts use (what lies below):";
+        partners.push_back(below);
+    }
+    if (partners.empty()) {
+        ImGui::TextColored(kDimColor, "Contacts use: nothing touched yet");
+        return;
+    }
+    ImGui::TextColored(kDimColor, "%s", heading);
+    hoverHelp("A contact's e, mu and mu_s combine this body's values with the other body's by the\n"
+              "World panel's combine rules; these are the values the solver uses (this body's first).");
+    // Sleeping piles touch dozens of bodies: the first few say enough.
+    constexpr size_t kPartnersShown = 4;
+    for (size_t k = 0; k < std::min(partners.size(), kPartnersShown); ++k) {
+        const PairCoefficients pair = combinePair(world, id, partners[k]);
+        ImGui::Text("with %s", bodyLabel(world, pair.partner).c_str());
+        ImGui::SameLine();
+        ImGui::TextColored(kDimColor, " %s", pair.restitutionText.c_str());
+        ImGui::TextColored(kDimColor, "  %s", pair.frictionText.c_str());
+        ImGui::TextColored(kDimColor, "  %s", pair.staticFrictionText.c_str());
+    }
+    if (partners.size() > kPartnersShown) {
+        ImGui::TextColored(kDimColor, "and %d more", static_cast<int>(partners.size() - kPartnersShown));
+    }
 }
 
 void Panels::contactWindow(const World& world, BodyId selected) {
@@ -481,11 +554,15 @@ void Panels::contactWindow(const World& world, BodyId selected) {
         cell("k_n", "%.4f", static_cast<double>(kn));
         cell("1/k_n (kg)", "%.4f", static_cast<double>(c.normalMass));
         cell("j_n (N s)", "%.5f", static_cast<double>(c.normalImpulse));
+        hoverHelp("Normal impulse of the whole step at this point.");
         cell("|j_t| (N s)", "%.5f", static_cast<double>(glm::length(c.frictionImpulse)));
         cell("mu j_n", "%.5f", static_cast<double>(c.frictionBound));
         cell("e", "%.3f", static_cast<double>(c.restitution));
+        hoverHelp("The pair's restitution: both bodies' e combined by the world's rule.");
         cell("mu", "%.3f", static_cast<double>(c.friction));
+        hoverHelp("The pair's kinetic friction (while slipping): both bodies' mu combined by the world's rule.");
         cell("mu_s", "%.3f", static_cast<double>(c.staticFriction));
+        hoverHelp("The pair's static friction (to stick): both bodies' mu_s combined by the world's rule.");
         ImGui::EndTable();
     }
     ImGui::TextColored(c.sticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",

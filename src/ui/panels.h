@@ -94,6 +94,8 @@ private:
     void sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests);
     void worldWindow(EditTarget& target, DebugView& view);
     void bodyWindow(EditTarget& target, PanelRequests& requests);
+    /// The pair coefficients of the selected body's contacts (or of its last or likely partner).
+    void effectiveCoefficients(const World& world, BodyId id);
     void contactWindow(const World& world, BodyId selected);
     void statsWindow(const World& world, const FrameInfo& frame);
     void helpWindow();
@@ -112,6 +114,8 @@ private:
     EditStatus dragStatus_;
     ContactKey picked_;
     bool contactsOfSelectionOnly_ = false;
+    BodyId lastPartner_;    ///< the last body lastPartnerOf_ touched
+    BodyId lastPartnerOf_;
     StatsHistory stats_;
 };
 

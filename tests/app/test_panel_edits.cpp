@@ -4,6 +4,7 @@
 #include "app/experiment.h"
 #include "app/experiment_edits.h"
 #include "ui/edit.h"
+#include "ui/pair_coefficients.h"
 
 #include <gtest/gtest.h>
 
@@ -274,4 +275,37 @@ TEST(ContactKey, FindsThePickedPointAgain) {
     EXPECT_EQ(ui::findContact(contacts, key), -1);
     EXPECT_EQ(ui::findContact(contacts, ui::ContactKey{BodyId{4, 1}, BodyId{5, 1}, 8, true, vec3(1.0f, 0, 0)}), -1);
     EXPECT_EQ(ui::findContact(contacts, ui::ContactKey{}), -1);
+}
+
+// "The e you type is not the e you get": the Body panel shows the pair's values as the
+// physics combines them, with the rule and both inputs.
+TEST_F(PanelFixture, EffectiveCoefficientsShowThePairsValueAndTheRule) {
+    editor.select(edits, ball);
+    ASSERT_TRUE(editor.setRestitution(edits, 0.1f));
+    ASSERT_TRUE(editor.setFriction(edits, 0.3f));
+    ui::PairCoefficients pair = ui::combinePair(world, ball, ground);  // ground: the defaults e 0.5, mu 0.5
+    EXPECT_EQ(pair.partner, ground);
+    EXPECT_EQ(pair.restitution, 0.5f);
+    EXPECT_EQ(pair.restitutionText, "e 0.5 = max(0.1, 0.5)");
+    EXPECT_EQ(pair.friction, combineFriction(FrictionCombine::Geometric, 0.3f, 0.5f));
+    EXPECT_EQ(pair.frictionText, "mu 0.387 = sqrt(0.3 x 0.5)");
+    EXPECT_EQ(pair.staticFrictionText, "mu_s 0.387 = sqrt(0.3 x 0.5)");
+
+    WorldSettings rules = world.settings();
+    rules.restitutionCombine = RestitutionCombine::Multiply;
+    rules.frictionCombine = FrictionCombine::Min;
+    ui::EditStatus status;
+    ASSERT_TRUE(ui::applySettings(edits, rules, status));
+    pair = ui::combinePair(world, ball, ground);
+    EXPECT_EQ(pair.restitution, 0.1f * 0.5f);
+    EXPECT_EQ(pair.restitutionText, "e 0.05 = 0.1 x 0.5");
+    EXPECT_EQ(pair.frictionText, "mu 0.3 = min(0.3, 0.5)");
+}
+
+TEST_F(PanelFixture, PartnersAreWhatTheBodyTouchesOrWhatLiesBelow) {
+    EXPECT_TRUE(ui::contactPartners(world.contacts(), ball).empty());  // still falling
+    EXPECT_EQ(ui::bodyBelow(world, ball), ground);
+    for (int i = 0; i < 60; ++i) experiment.step();
+    EXPECT_EQ(ui::contactPartners(world.contacts(), ball), std::vector<BodyId>{ground});
+    EXPECT_FALSE(ui::bodyBelow(world, ground));  // nothing under the ground
 }

@@ -1,0 +1,71 @@
+#include "ui/pair_coefficients.h"
+
+#include "physics/shape.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace impulse::ui {
+
+namespace {
+
+// How the rule reads with its two inputs; the value itself is the physics' own.
+std::string ruleExpression(const char* rule, float mine, float theirs) {
+    char text[96];
+    if (std::string(rule) == "multiply") {
+        std::snprintf(text, sizeof text, "%g x %g", static_cast<double>(mine), static_cast<double>(theirs));
+    } else if (std::string(rule) == "geometric") {
+        std::snprintf(text, sizeof text, "sqrt(%g x %g)", static_cast<double>(mine), static_cast<double>(theirs));
+    } else {
+        std::snprintf(text, sizeof text, "%s(%g, %g)", rule, static_cast<double>(mine), static_cast<double>(theirs));
+    }
+    return text;
+}
+
+std::string describe(const char* symbol, float value, const char* rule, float mine, float theirs) {
+    char head[48];
+    std::snprintf(head, sizeof head, "%s %.3g = ", symbol, static_cast<double>(value));
+    return head + ruleExpression(rule, mine, theirs);
+}
+
+}  // namespace
+
+PairCoefficients combinePair(const World& world, BodyId body, BodyId partner) {
+    const WorldSettings& settings = world.settings();
+    const Body& a = world.body(body);
+    const Body& b = world.body(partner);
+    PairCoefficients out;
+    out.partner = partner;
+    out.restitution = combineRestitution(settings.restitutionCombine, a.restitution, b.restitution);
+    out.friction = combineFriction(settings.frictionCombine, a.friction, b.friction);
+    out.staticFriction = combineFriction(settings.frictionCombine, a.staticFriction, b.staticFriction);
+    const char* restitutionRule = toString(settings.restitutionCombine);
+    const char* frictionRule = toString(settings.frictionCombine);
+    out.restitutionText = describe("e", out.restitution, restitutionRule, a.restitution, b.restitution);
+    out.frictionText = describe("mu", out.friction, frictionRule, a.friction, b.friction);
+    out.staticFrictionText = describe("mu_s", out.staticFriction, frictionRule, a.staticFriction, b.staticFriction);
+    return out;
+}
+
+std::vector<BodyId> contactPartners(const std::vector<ContactPointInfo>& contacts, BodyId body) {
+    std::vector<BodyId> partners;
+    for (const ContactPointInfo& c : contacts) {
+        BodyId other;
+        if (c.bodyA == body) other = c.bodyB;
+        else if (c.bodyB == body) other = c.bodyA;
+        else continue;
+        if (std::find(partners.begin(), partners.end(), other) == partners.end()) partners.push_back(other);
+    }
+    return partners;
+}
+
+BodyId bodyBelow(const World& world, BodyId body) {
+    const Body& b = world.body(body);
+    // Start under the body so the ray does not hit the body itself.
+    const Aabb bounds = shapeAabb(b.shape, b.position, b.rotation, 0.0f);
+    const vec3 origin(b.position.x, bounds.lower.y - 1e-3f, b.position.z);
+    const std::optional<RayHit> hit = world.rayCast(origin, vec3(0.0f, -1.0f, 0.0f), 1000.0f);
+    return hit ? hit->body : BodyId{};
+}
+
+}  // namespace impulse::ui
