@@ -459,6 +459,8 @@ double App::simulate(double frameSeconds) {
         totalMs += ms;
         panels_.stats().push(ui::measure(world, static_cast<float>(ms)));
     }
+    // Paused, no step measures the world: the totals follow edits (gravity, a moved body) here.
+    if (plan.steps == 0) panels_.stats().refreshLatest(ui::measure(world, panels_.stats().latest().stepMs));
     frameInfo_.stepsThisFrame = plan.steps;
     if (plan.steps > 0) frameInfo_.stepMs = static_cast<float>(totalMs / plan.steps);
     frameInfo_.simTime = static_cast<float>(experiment_.simulatedTime());

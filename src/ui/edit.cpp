@@ -169,10 +169,29 @@ int trackContact(const std::vector<ContactPointInfo>& contacts, ContactKey& key)
     return index;
 }
 
+std::vector<size_t> contactRows(const std::vector<ContactPointInfo>& contacts, BodyId selected, bool selectedOnly) {
+    std::vector<size_t> rows;
+    rows.reserve(contacts.size());
+    for (size_t i = 0; i < contacts.size(); ++i) {
+        const ContactPointInfo& c = contacts[i];
+        if (selectedOnly && selected && c.bodyA != selected && c.bodyB != selected) continue;
+        rows.push_back(i);
+    }
+    return rows;
+}
+
 void StatsHistory::push(const Sample& s) {
     samples_[static_cast<size_t>(head_)] = s;
     head_ = (head_ + 1) % kCapacity;
     count_ = std::min(count_ + 1, kCapacity);
+}
+
+void StatsHistory::refreshLatest(const Sample& s) {
+    if (count_ == 0) {
+        push(s);
+        return;
+    }
+    samples_[static_cast<size_t>((head_ - 1 + kCapacity) % kCapacity)] = s;
 }
 
 void StatsHistory::clear() {

@@ -111,6 +111,10 @@ int findContact(const std::vector<ContactPointInfo>& contacts, const ContactKey&
 /// findContact(), then moves `key` along to the point found (feature and position).
 int trackContact(const std::vector<ContactPointInfo>& contacts, ContactKey& key);
 
+/// Indices of the inspector's rows: every point, or with `selectedOnly` (and a body
+/// selected) the points of `selected`. The panel's point count is their number.
+std::vector<size_t> contactRows(const std::vector<ContactPointInfo>& contacts, BodyId selected, bool selectedOnly);
+
 /// Rolling history of the totals plotted by the Stats panel.
 class StatsHistory {
 public:
@@ -119,6 +123,9 @@ public:
         float kinetic = 0, potential = 0, total = 0, linearMomentum = 0, angularMomentum = 0, stepMs = 0;
     };
     void push(const Sample& s);
+    /// Replaces the newest sample (adds one to an empty history): while paused, the
+    /// totals follow edits (gravity, positions) without the plots moving on.
+    void refreshLatest(const Sample& s);
     void clear();
     int size() const { return count_; }
     /// Oldest first.

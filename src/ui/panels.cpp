@@ -398,6 +398,9 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
             bodyEditor_.resetDraft(target);
             inertiaDraftDirty_ = false;
         }
+        // The verdict's lines are reserved whether it shows or not: when its length changed, the
+        // panel's content height did, and a panel scrolled to the bottom moved the grid under the cursor.
+        const float verdictTop = ImGui::GetCursorPosY();
         if (inertiaDraftDirty_) {
             if (report.problem.empty()) {
                 ImGui::TextColored(kOkColor, "draft is physical: press Apply");
@@ -407,6 +410,10 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
                 ImGui::PopStyleColor();
             }
         }
+        constexpr float kVerdictLines = 3.0f;
+        const float verdictUsed = ImGui::GetCursorPosY() - verdictTop;
+        const float verdictRoom = kVerdictLines * ImGui::GetTextLineHeightWithSpacing();
+        if (verdictUsed < verdictRoom) ImGui::Dummy(ImVec2(0.0f, verdictRoom - verdictUsed - ImGui::GetStyle().ItemSpacing.y));
         ImGui::Text("principal moments  %.4f  %.4f  %.4f", static_cast<double>(report.moments.x),
                     static_cast<double>(report.moments.y), static_cast<double>(report.moments.z));
         for (int k = 0; k < 3; ++k) {
@@ -462,7 +469,13 @@ void Panels::contactWindow(const World& world, BodyId selected) {
         return;
     }
     const std::vector<ContactPointInfo> contacts = world.contacts();
-    ImGui::Text("%d points", static_cast<int>(contacts.size()));
+    // A pile has thousands of contacts: the table lays out only the rows in view.
+    const std::vector<size_t> rows = contactRows(contacts, selected, contactsOfSelectionOnly_);
+    if (rows.size() == contacts.size()) {
+        ImGui::Text("%d points", static_cast<int>(rows.size()));
+    } else {
+        ImGui::Text("%d of %d points", static_cast<int>(rows.size()), static_cast<int>(contacts.size()));
+    }
     ImGui::SameLine();
     ImGui::Checkbox("only selected body", &contactsOfSelectionOnly_);
 
@@ -478,14 +491,6 @@ void Panels::contactWindow(const World& world, BodyId selected) {
         ImGui::TableSetupColumn("v.n");
         ImGui::TableSetupColumn("state");
         ImGui::TableHeadersRow();
-        // A pile has thousands of contacts: lay out only the rows in view.
-        std::vector<size_t> rows;
-        rows.reserve(contacts.size());
-        for (size_t i = 0; i < contacts.size(); ++i) {
-            const ContactPointInfo& c = contacts[i];
-            if (contactsOfSelectionOnly_ && selected && c.bodyA != selected && c.bodyB != selected) continue;
-            rows.push_back(i);
-        }
         ImGuiListClipper clipper;
         clipper.Begin(static_cast<int>(rows.size()));
         while (clipper.Step()) {
@@ -522,8 +527,12 @@ void Panels::contactWindow(const World& world, BodyId selected) {
     }
     const ContactPointInfo& c = contacts[static_cast<size_t>(pickedIndex)];
     ImGui::Text("%s -> %s", bodyLabel(world, c.bodyA).c_str(), bodyLabel(world, c.bodyB).c_str());
-    ImGui::SameLine();
-    ImGui::TextColored(kDimColor, "feature %u%s", c.featureId, c.warmStarted ? ", warm started" : "");
+    if (c.warmStarted) {
+        ImGui::SameLine();
+        ImGui::TextColored(kDimColor, "(continues last step's point)");
+        hoverHelp("The same faces or edges touch as in the last step, so this point's impulses\n"
+                  "started from the last step's (warm starting).");
+    }
     // The impact's own impulses (the step totals below add the resting solve's), on top where it shows.
     if (c.impactNormalImpulse > 0.0f) {
         const ImVec4 color = c.impactSticking ? kOkColor : ImVec4(1.0f, 0.7f, 0.3f, 1.0f);
@@ -555,7 +564,10 @@ void Panels::contactWindow(const World& world, BodyId selected) {
         cell("1/k_n (kg)", "%.4f", static_cast<double>(c.normalMass));
         cell("j_n (N s)", "%.5f", static_cast<double>(c.normalImpulse));
         hoverHelp("Normal impulse of the whole step at this point.");
+        // The step's impulse over its duration: what a force gauge under the point would read on average.
+        cell("j_n/dt (N)", "%.3f", static_cast<double>(c.normalImpulse / world.settings().timestep));
         cell("|j_t| (N s)", "%.5f", static_cast<double>(glm::length(c.frictionImpulse)));
+        cell("|j_t|/dt (N)", "%.3f", static_cast<double>(glm::length(c.frictionImpulse) / world.settings().timestep));
         cell("mu j_n", "%.5f", static_cast<double>(c.frictionBound));
         cell("e", "%.3f", static_cast<double>(c.restitution));
         hoverHelp("The pair's restitution: both bodies' e combined by the world's rule.");

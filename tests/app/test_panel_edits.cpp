@@ -309,3 +309,31 @@ TEST_F(PanelFixture, PartnersAreWhatTheBodyTouchesOrWhatLiesBelow) {
     EXPECT_EQ(ui::contactPartners(world.contacts(), ball), std::vector<BodyId>{ground});
     EXPECT_FALSE(ui::bodyBelow(world, ground));  // nothing under the ground
 }
+
+// Paused, no step measures the world: the app refreshes the newest sample instead, so
+// setting gravity to 0 shows PE 0 at once and the plots do not move on.
+TEST_F(PanelFixture, StatsFollowAnEditWithoutAStep) {
+    ui::StatsHistory history;
+    history.push(ui::measure(world, 0.1f));
+    ASSERT_NE(history.latest().potential, 0.0f);
+    WorldSettings weightless = world.settings();
+    weightless.gravity = vec3(0.0f);
+    ui::EditStatus status;
+    ASSERT_TRUE(ui::applySettings(edits, weightless, status));
+    history.refreshLatest(ui::measure(world, history.latest().stepMs));
+    EXPECT_EQ(history.size(), 1);
+    EXPECT_EQ(history.latest().potential, 0.0f);
+    EXPECT_EQ(history.latest().stepMs, 0.1f);
+}
+
+TEST(ContactRows, OnlyTheSelectedBodysPointsAreListedAndCounted) {
+    std::vector<ContactPointInfo> contacts(4);
+    const BodyId ground{0, 1}, crate{1, 1}, ball{2, 1};
+    contacts[0].bodyA = ground, contacts[0].bodyB = crate;
+    contacts[1].bodyA = ground, contacts[1].bodyB = crate;
+    contacts[2].bodyA = ground, contacts[2].bodyB = ball;
+    contacts[3].bodyA = crate, contacts[3].bodyB = ball;
+    EXPECT_EQ(ui::contactRows(contacts, ball, true), (std::vector<size_t>{2, 3}));
+    EXPECT_EQ(ui::contactRows(contacts, ball, false).size(), 4u);
+    EXPECT_EQ(ui::contactRows(contacts, BodyId{}, true).size(), 4u);  // nothing selected: all
+}
