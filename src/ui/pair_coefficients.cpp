@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace impulse::ui {
 
@@ -11,13 +12,14 @@ namespace {
 
 // How the rule reads with its two inputs; the value itself is the physics' own.
 std::string ruleExpression(const char* rule, float mine, float theirs) {
+    const double a = mine, b = theirs;
     char text[96];
-    if (std::string(rule) == "multiply") {
-        std::snprintf(text, sizeof text, "%g x %g", static_cast<double>(mine), static_cast<double>(theirs));
-    } else if (std::string(rule) == "geometric") {
-        std::snprintf(text, sizeof text, "sqrt(%g x %g)", static_cast<double>(mine), static_cast<double>(theirs));
+    if (std::strcmp(rule, "multiply") == 0) {
+        std::snprintf(text, sizeof text, "%g x %g", a, b);
+    } else if (std::strcmp(rule, "geometric") == 0) {
+        std::snprintf(text, sizeof text, "sqrt(%g x %g)", a, b);
     } else {
-        std::snprintf(text, sizeof text, "%s(%g, %g)", rule, static_cast<double>(mine), static_cast<double>(theirs));
+        std::snprintf(text, sizeof text, "%s(%g, %g)", rule, a, b);
     }
     return text;
 }
@@ -43,7 +45,8 @@ PairCoefficients combinePair(const World& world, BodyId body, BodyId partner) {
     const char* frictionRule = toString(settings.frictionCombine);
     out.restitutionText = describe("e", out.restitution, restitutionRule, a.restitution, b.restitution);
     out.frictionText = describe("mu", out.friction, frictionRule, a.friction, b.friction);
-    out.staticFrictionText = describe("mu_s", out.staticFriction, frictionRule, a.staticFriction, b.staticFriction);
+    out.staticFrictionText =
+        describe("mu_s", out.staticFriction, frictionRule, a.staticFriction, b.staticFriction);
     return out;
 }
 
@@ -51,9 +54,12 @@ std::vector<BodyId> contactPartners(const std::vector<ContactPointInfo>& contact
     std::vector<BodyId> partners;
     for (const ContactPointInfo& c : contacts) {
         BodyId other;
-        if (c.bodyA == body) other = c.bodyB;
-        else if (c.bodyB == body) other = c.bodyA;
-        else continue;
+        if (c.bodyA == body)
+            other = c.bodyB;
+        else if (c.bodyB == body)
+            other = c.bodyA;
+        else
+            continue;
         if (std::find(partners.begin(), partners.end(), other) == partners.end()) partners.push_back(other);
     }
     return partners;

@@ -413,7 +413,9 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
         constexpr float kVerdictLines = 3.0f;
         const float verdictUsed = ImGui::GetCursorPosY() - verdictTop;
         const float verdictRoom = kVerdictLines * ImGui::GetTextLineHeightWithSpacing();
-        if (verdictUsed < verdictRoom) ImGui::Dummy(ImVec2(0.0f, verdictRoom - verdictUsed - ImGui::GetStyle().ItemSpacing.y));
+        if (verdictUsed < verdictRoom) {
+            ImGui::Dummy(ImVec2(0.0f, verdictRoom - verdictUsed - ImGui::GetStyle().ItemSpacing.y));
+        }
         ImGui::Text("principal moments  %.4f  %.4f  %.4f", static_cast<double>(report.moments.x),
                     static_cast<double>(report.moments.y), static_cast<double>(report.moments.z));
         for (int k = 0; k < 3; ++k) {

@@ -97,7 +97,8 @@ TEST(ScenePresets, SceneryNeverWinsTheCombine) {
             for (const BodyId id : world.bodyIds()) {
                 const Body& b = world.body(id);
                 if (b.isStatic) continue;
-                EXPECT_EQ(combineRestitution(rules.restitutionCombine, b.restitution, still.restitution), b.restitution);
+                EXPECT_EQ(combineRestitution(rules.restitutionCombine, b.restitution, still.restitution),
+                          b.restitution);
                 EXPECT_EQ(combineFriction(rules.frictionCombine, b.friction, still.friction), b.friction);
                 EXPECT_EQ(combineFriction(rules.frictionCombine, b.staticFriction, still.staticFriction),
                           b.staticFriction);
