@@ -1,5 +1,6 @@
 #include "app/experiment.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace impulse::app {
@@ -8,7 +9,94 @@ namespace {
 
 FieldError noSuchBody() { return FieldError{"body", "no such body (it was removed)"}; }
 
+bool sameValue(const Shape& a, const Shape& b) {
+    return a.type == b.type && a.radius == b.radius && a.halfExtents == b.halfExtents;
+}
+template <class T>
+bool sameValue(const T& a, const T& b) {
+    return a == b;
+}
+
+// Calls visit(label, member) for every field of a body definition, so that the
+// field-wise undo and the description of an edit cannot miss one.
+template <class Visit>
+void forEachBodyField(Visit&& visit) {
+    visit("name", &BodyDef::name);
+    visit("shape", &BodyDef::shape);
+    visit("static", &BodyDef::isStatic);
+    visit("mass", &BodyDef::mass);
+    visit("position", &BodyDef::position);
+    visit("orientation", &BodyDef::orientation);
+    visit("velocity", &BodyDef::linearVelocity);
+    visit("angular velocity", &BodyDef::angularVelocity);
+    visit("e", &BodyDef::restitution);
+    visit("mu", &BodyDef::friction);
+    visit("mu_s", &BodyDef::staticFriction);
+    visit("inertia", &BodyDef::inertia);
+}
+
+// `current` with every field that differs between `from` and `to` set to `to`'s value:
+// an edit's change carried onto the body as it is now (which may have moved since).
+BodyDef carryChange(BodyDef current, const BodyDef& from, const BodyDef& to) {
+    forEachBodyField([&](const char*, auto member) {
+        if (!sameValue(from.*member, to.*member)) current.*member = to.*member;
+    });
+    return current;
+}
+
+std::string changedFields(const BodyDef& from, const BodyDef& to) {
+    std::string list;
+    forEachBodyField([&](const char* label, auto member) {
+        if (!sameValue(from.*member, to.*member)) list += (list.empty() ? "" : ", ") + std::string(label);
+    });
+    return list.empty() ? "no change" : list;
+}
+
+bool restartsWorld(const Command& command) {
+    return std::holds_alternative<LoadScene>(command) || std::holds_alternative<ResetScene>(command);
+}
+
+// The body a command names, if it names one.
+BodyId* commandBody(Command& command) {
+    if (auto* c = std::get_if<SetBody>(&command)) return &c->body;
+    if (auto* c = std::get_if<DeleteBody>(&command)) return &c->body;
+    if (auto* c = std::get_if<BeginDrag>(&command)) return &c->body;
+    return nullptr;
+}
+
+// An empty experiment (before the first load) is nothing to go back to.
+bool replacedNothing(const AppliedEdit& edit) {
+    const ExperimentState* before = edit.before.experiment.get();
+    return before && before->world.bodyCount() == 0 && before->scene.bodies.empty() && before->scenePath.empty();
+}
+
 }  // namespace
+
+bool isUndoable(const Command& command) {
+    return !std::holds_alternative<BeginDrag>(command) && !std::holds_alternative<EndDrag>(command);
+}
+
+std::string describe(const AppliedEdit& edit) {
+    struct Describe {
+        const Replaced& before;
+        std::string operator()(const SetBody& c) const {
+            return c.def.name + ": " + (before.body ? changedFields(*before.body, c.def) : "values");
+        }
+        std::string operator()(const SetWorldSettings&) const { return "world settings"; }
+        std::string operator()(const SetDragSettings&) const { return "mouse drag settings"; }
+        std::string operator()(const SpawnBody& c) const { return "spawn " + c.def.name; }
+        std::string operator()(const DeleteBody&) const {
+            return "delete " + (before.body ? before.body->name : std::string("body"));
+        }
+        std::string operator()(const BeginDrag&) const { return "grab"; }
+        std::string operator()(const EndDrag&) const { return "release"; }
+        std::string operator()(const LoadScene& c) const {
+            return "load " + (c.path.empty() ? c.scene.name : c.path);
+        }
+        std::string operator()(const ResetScene&) const { return "reset"; }
+    };
+    return std::visit(Describe{edit.before}, edit.command);
+}
 
 Validation validateScene(const scene::Scene& scene) {
     if (const Validation bad = validateSettings(scene.settings)) return FieldError{"world." + bad->field, bad->rule};
@@ -27,8 +115,172 @@ Validation Experiment::apply(Command command) {
     const Validation refused =
         std::visit([&](const auto& c) { return applyCommand(c, before); }, static_cast<const Command&>(command));
     if (refused) return refused;
-    history_.push_back(AppliedEdit{std::move(command), std::move(before), step});
+    AppliedEdit entry{std::move(command), std::move(before), step, nextSerial_++};
+    if (isUndoable(entry.command)) {
+        // A new edit forks from the undone ones: they can no longer be redone.
+        history_.erase(history_.end() - static_cast<std::ptrdiff_t>(undone_), history_.end());
+        undone_ = 0;
+        const bool wasSaved = !hasUnsavedEdits();
+        const bool loaded = std::holds_alternative<LoadScene>(entry.command);
+        const bool resetSaved = std::holds_alternative<ResetScene>(entry.command) && wasSaved;
+        history_.push_back(std::move(entry));
+        if (loaded || resetSaved) markSaved();  // the world is a file's again
+    } else {
+        // Not an edit: recorded where it happened, leaving what can be redone.
+        history_.insert(history_.end() - static_cast<std::ptrdiff_t>(undone_), std::move(entry));
+    }
+    trimHistory();
     return std::nullopt;
+}
+
+void Experiment::trimHistory() {
+    const auto keepsExperiment = [](const AppliedEdit& e) { return e.before.experiment != nullptr; };
+    size_t kept = static_cast<size_t>(std::count_if(history_.begin(), history_.end(), keepsExperiment));
+    size_t drop = 0;
+    const size_t inForce = history_.size() - undone_;
+    while (drop < inForce && (history_.size() - drop > kHistoryLimit || kept > kExperimentsKeptLimit)) {
+        if (keepsExperiment(history_[drop])) --kept;
+        ++drop;
+    }
+    history_.erase(history_.begin(), history_.begin() + static_cast<std::ptrdiff_t>(drop));
+}
+
+std::optional<size_t> Experiment::undoIndex() const {
+    for (size_t i = history_.size() - undone_; i-- > 0;) {
+        if (!isUndoable(history_[i].command)) continue;
+        if (replacedNothing(history_[i])) return std::nullopt;
+        return i;
+    }
+    return std::nullopt;
+}
+
+std::optional<size_t> Experiment::redoIndex() const {
+    for (size_t i = history_.size() - undone_; i < history_.size(); ++i) {
+        if (isUndoable(history_[i].command)) return i;
+    }
+    return std::nullopt;
+}
+
+const AppliedEdit* Experiment::nextUndo() const {
+    const std::optional<size_t> i = undoIndex();
+    return i ? &history_[*i] : nullptr;
+}
+
+const AppliedEdit* Experiment::nextRedo() const {
+    const std::optional<size_t> i = redoIndex();
+    return i ? &history_[*i] : nullptr;
+}
+
+uint64_t Experiment::latestEditInForce() const {
+    for (size_t i = history_.size() - undone_; i-- > 0;) {
+        if (isUndoable(history_[i].command)) return history_[i].serial;
+    }
+    return 0;
+}
+
+Validation Experiment::undo() {
+    const std::optional<size_t> i = undoIndex();
+    if (!i) return FieldError{"undo", "nothing to undo"};
+    if (Validation refused = revert(history_[*i])) return refused;
+    undone_ = history_.size() - *i;
+    return std::nullopt;
+}
+
+Validation Experiment::redo() {
+    const std::optional<size_t> i = redoIndex();
+    if (!i) return FieldError{"redo", "nothing to redo"};
+    if (Validation refused = reapply(history_[*i])) return refused;
+    undone_ = history_.size() - *i - 1;
+    return std::nullopt;
+}
+
+Validation Experiment::revert(AppliedEdit& edit) {
+    Replaced& before = edit.before;
+    Command& command = edit.command;
+    if (auto* set = std::get_if<SetBody>(&command)) {
+        if (!world_.isValid(set->body)) return noSuchBody();
+        const BodyDef reverted = carryChange(world_.bodyDef(set->body), set->def, *before.body);
+        if (Validation refused = world_.updateBody(set->body, reverted)) return refused;
+    } else if (std::holds_alternative<SetWorldSettings>(command)) {
+        if (Validation refused = world_.setSettings(*before.settings)) return refused;
+    } else if (std::holds_alternative<SetDragSettings>(command)) {
+        dragSettings_ = *before.dragSettings;
+        if (world_.drag().active) world_.setDragSettings(dragSettings_);
+    } else if (std::holds_alternative<SpawnBody>(command)) {
+        if (!world_.removeBody(before.created)) return noSuchBody();
+    } else if (auto* deleted = std::get_if<DeleteBody>(&command)) {
+        // World hands out the freed slots last-freed first, and undo goes in reverse
+        // order: the body comes back at its old index, so in its old place in the solve.
+        FieldError error;
+        const BodyId back = world_.createBody(*before.body, &error);
+        if (!back) return error;
+        renameBody(deleted->body, back);
+    } else if (restartsWorld(command)) {
+        swapExperiment(*before.experiment);
+    }
+    select(before.selection);
+    return std::nullopt;
+}
+
+Validation Experiment::reapply(AppliedEdit& edit) {
+    Replaced& before = edit.before;
+    Command& command = edit.command;
+    if (auto* set = std::get_if<SetBody>(&command)) {
+        if (!world_.isValid(set->body)) return noSuchBody();
+        const BodyDef redone = carryChange(world_.bodyDef(set->body), *before.body, set->def);
+        if (Validation refused = world_.updateBody(set->body, redone)) return refused;
+    } else if (auto* settings = std::get_if<SetWorldSettings>(&command)) {
+        if (Validation refused = world_.setSettings(settings->settings)) return refused;
+    } else if (auto* drag = std::get_if<SetDragSettings>(&command)) {
+        dragSettings_ = drag->settings;
+        if (world_.drag().active) world_.setDragSettings(dragSettings_);
+    } else if (auto* spawn = std::get_if<SpawnBody>(&command)) {
+        FieldError error;
+        const BodyId again = world_.createBody(spawn->def, &error);
+        if (!again) return error;
+        renameBody(before.created, again);
+        if (spawn->selectIt) selected_ = again;
+    } else if (auto* deleted = std::get_if<DeleteBody>(&command)) {
+        if (!world_.isValid(deleted->body)) return noSuchBody();
+        before.body = world_.bodyDef(deleted->body);  // an undo after this brings it back as it is now
+        world_.removeBody(deleted->body);
+        if (selected_ == deleted->body) selected_ = BodyId{};
+    } else if (restartsWorld(command)) {
+        swapExperiment(*before.experiment);
+        selected_ = BodyId{};
+    }
+    return std::nullopt;
+}
+
+void Experiment::swapExperiment(ExperimentState& kept) {
+    std::swap(world_, kept.world);
+    std::swap(scene_, kept.scene);
+    std::swap(scenePath_, kept.scenePath);
+    std::swap(simulatedTime_, kept.simulatedTime);
+    world_.setDragSettings(dragSettings_);
+}
+
+void Experiment::renameBody(BodyId from, BodyId to) {
+    const auto rename = [&](BodyId& id) {
+        if (id == from) id = to;
+    };
+    const auto renameIn = [&](AppliedEdit& e) {
+        rename(e.before.selection);
+        rename(e.before.created);
+        if (e.before.drag) rename(e.before.drag->body);
+        if (BodyId* named = commandBody(e.command)) rename(*named);
+    };
+    // Only the entries about the world in force: those since the last load or reset
+    // before the cursor, up to the next one after it (whose selection before is ours).
+    // Handles of other worlds may have the same value and must stay as they are.
+    const size_t cursor = history_.size() - undone_;
+    size_t first = cursor;
+    while (first > 0 && !restartsWorld(history_[first - 1].command)) --first;
+    size_t end = cursor;
+    while (end < history_.size() && !restartsWorld(history_[end].command)) ++end;
+    for (size_t i = first; i < end; ++i) renameIn(history_[i]);
+    if (end < history_.size()) rename(history_[end].before.selection);
+    rename(selected_);
 }
 
 Validation Experiment::applyCommand(const SetBody& c, Replaced& before) {
@@ -100,7 +352,7 @@ Validation Experiment::applyCommand(const ResetScene&, Replaced& before) {
 
 void Experiment::restart(Replaced& before, scene::Scene scene, std::string path) {
     // The old world is moved, not copied, into the record: it is replaced anyway.
-    before.experiment = std::make_shared<const ExperimentState>(
+    before.experiment = std::make_shared<ExperimentState>(
         ExperimentState{std::move(world_), std::move(scene_), std::move(scenePath_), simulatedTime_});
     scene_ = std::move(scene);
     scenePath_ = std::move(path);

@@ -3,8 +3,9 @@
 // Every change (a panel's edit of a body or of the world settings, a spawn, a
 // deletion, a mouse drag's begin and end, loading or resetting the scene) is a
 // Command value handed to apply(), which validates it, applies it and records
-// what it replaced and the step it was applied at. Undo, a timeline and input
-// recording build on that record. No GL, SDL or ImGui here: tests drive it.
+// what it replaced and the step it was applied at. undo() and redo() walk that
+// record; a timeline and input recording build on it. No GL, SDL or ImGui here:
+// tests drive it.
 #pragma once
 
 #include "physics/world.h"
@@ -65,9 +66,10 @@ struct ExperimentState {
     double simulatedTime = 0.0;
 };
 
-/// What an applied command replaced, for undo: the values it overwrote (a deleted body
-/// can come back only under a new handle, as World never hands out one twice). Only
-/// the fields of the command's kind are set.
+/// What an applied command replaced, for undo: the values it overwrote. Only the fields
+/// of the command's kind are set. A body that comes back (an undone deletion, a redone
+/// spawn) gets a new handle, as World never hands out one twice: the history's handles
+/// of it are then rewritten to the new one.
 struct Replaced {
     BodyId selection;                        ///< every command: the selection before
     std::optional<BodyDef> body;             ///< SetBody, DeleteBody: the body's definition before
@@ -75,8 +77,9 @@ struct Replaced {
     std::optional<DragSettings> dragSettings;  ///< SetDragSettings
     std::optional<DragState> drag;           ///< BeginDrag, EndDrag, DeleteBody: the drag before
     BodyId created;                          ///< SpawnBody: the body it made (removing it undoes the spawn)
-    /// LoadScene, ResetScene: the whole world, scene and path before (shared: large, never changed).
-    std::shared_ptr<const ExperimentState> experiment;
+    /// LoadScene, ResetScene: the whole world, scene and path before (shared: large). Undo
+    /// swaps it with the experiment in force, so that redo puts that one back as it was.
+    std::shared_ptr<ExperimentState> experiment;
 };
 
 /// One entry of the edit history.
@@ -86,7 +89,15 @@ struct AppliedEdit {
     /// World::stepCount() when it was applied: steps since the scene was last loaded or
     /// reset (for LoadScene and ResetScene, of the world they replaced).
     uint64_t step = 0;
+    /// Counts up over the experiment's life: tells "the edit in force when saved" apart.
+    uint64_t serial = 0;
 };
+
+/// Undo and redo pass over the mouse drag's begin and end: they are kept in the record
+/// but are not edits (their effect is motion, which a later timeline rewinds).
+bool isUndoable(const Command& command);
+/// What an entry did, for the undo and redo buttons' tooltips ("crate: mass, e").
+std::string describe(const AppliedEdit& edit);
 
 class Experiment {
 public:
@@ -118,8 +129,32 @@ public:
     const DragSettings& dragSettings() const { return dragSettings_; }
     /// Simulated seconds since the scene was last loaded or reset.
     double simulatedTime() const { return simulatedTime_; }
-    /// Every applied command, oldest first.
+    /// Every applied command, oldest first; the last redoCount() of them are undone.
     const std::vector<AppliedEdit>& history() const { return history_; }
+    /// Most entries history() keeps (the oldest go first), and most of them that hold a
+    /// whole experiment (a load or reset keeps the world it replaced).
+    static constexpr size_t kHistoryLimit = 1000;
+    static constexpr size_t kExperimentsKeptLimit = 20;
+
+    /// Reverts the latest edit in force on the world as it is now: only the values it
+    /// changed go back (a body's mass, not where the body has moved since); a deleted
+    /// body comes back at its place in body order; a load or reset puts the whole
+    /// previous experiment back. Returns why not, with nothing changed, if it cannot.
+    Validation undo();
+    /// Applies the latest undone edit again, the same way.
+    Validation redo();
+    bool canUndo() const { return undoIndex().has_value(); }
+    bool canRedo() const { return redoIndex().has_value(); }
+    /// The entry undo() / redo() would take back or apply again; null when none.
+    const AppliedEdit* nextUndo() const;
+    const AppliedEdit* nextRedo() const;
+    size_t redoCount() const { return undone_; }
+
+    /// Edits since the scene was last opened or saved (a load, or undoing back to the
+    /// state last saved, counts as saved).
+    bool hasUnsavedEdits() const { return latestEditInForce() != savedSerial_; }
+    /// The world as it is now is in a file: after save() by the app and for tests.
+    void markSaved() { savedSerial_ = latestEditInForce(); }
 
 private:
     // One per command kind: validate, fill `before`, apply. A refusal must change nothing.
@@ -134,6 +169,19 @@ private:
     Validation applyCommand(const ResetScene& c, Replaced& before);
     /// Keeps the experiment as it is in `before`, then builds a fresh world from `scene`.
     void restart(Replaced& before, scene::Scene scene, std::string path);
+    /// Puts back or applies again one entry (see undo()); a refusal changes nothing.
+    Validation revert(AppliedEdit& edit);
+    Validation reapply(AppliedEdit& edit);
+    /// Swaps the experiment in force with the one an entry keeps (undo and redo of a load or reset).
+    void swapExperiment(ExperimentState& kept);
+    /// A body came back under a new handle: the entries of the world in force say so from now on.
+    void renameBody(BodyId from, BodyId to);
+    /// Drops the oldest entries beyond kHistoryLimit and kExperimentsKeptLimit.
+    void trimHistory();
+    std::optional<size_t> undoIndex() const;
+    std::optional<size_t> redoIndex() const;
+    /// Serial of the latest undoable entry in force, 0 for none.
+    uint64_t latestEditInForce() const;
 
     World world_;
     scene::Scene scene_;
@@ -142,6 +190,9 @@ private:
     DragSettings dragSettings_;
     double simulatedTime_ = 0.0;
     std::vector<AppliedEdit> history_;
+    size_t undone_ = 0;  // entries at the end of history_ that are undone
+    uint64_t nextSerial_ = 1;
+    uint64_t savedSerial_ = 0;
 };
 
 /// Checks a scene built in code (a file's scene is checked by the loader): its settings
