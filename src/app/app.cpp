@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <utility>
 
 namespace impulse::app {
@@ -247,7 +248,7 @@ int App::run() {
         SDL_Event event;
         while (SDL_PollEvent(&event)) {
             ImGui_ImplSDL2_ProcessEvent(&event);
-            handleEvent(event, requests, quit);
+            handleEvent(event, requests);
             if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_F12) screenshotRequested = true;
         }
         int width = 0, height = 0;
@@ -263,7 +264,7 @@ int App::run() {
         Frame::drawOverlay(experiment_.world(), experiment_.scene().name, sim_, input_.mouseX(), input_.mouseY());
         ImGui::Render();
         const Uint64 uiEnd = SDL_GetPerformanceCounter();
-        processRequests(requests);
+        quit = processRequests(requests);
         screenshotRequested |= requests.screenshot;
 
         // The frame shows the world as the last frame's steps left it; this frame's
@@ -384,16 +385,16 @@ void App::saveScreenshotNow(const std::string& path) {
     panels_.setMessage(err.empty() ? "saved " + path : "screenshot: " + err, !err.empty());
 }
 
-void App::handleEvent(const SDL_Event& event, ui::PanelRequests& requests, bool& quit) {
+void App::handleEvent(const SDL_Event& event, ui::PanelRequests& requests) {
     switch (event.type) {
         case SDL_QUIT:
-            quit = true;
+            requests.quit = true;
             break;
         case SDL_WINDOWEVENT:
-            if (event.window.event == SDL_WINDOWEVENT_CLOSE) quit = true;
+            if (event.window.event == SDL_WINDOWEVENT_CLOSE) requests.quit = true;
             break;
         case SDL_KEYDOWN:
-            if (!ImGui::GetIO().WantCaptureKeyboard) handleKey(event.key, requests, quit);
+            if (!ImGui::GetIO().WantCaptureKeyboard) handleKey(event.key, requests);
             break;
         case SDL_MOUSEBUTTONDOWN:
         case SDL_MOUSEBUTTONUP:
@@ -406,12 +407,34 @@ void App::handleEvent(const SDL_Event& event, ui::PanelRequests& requests, bool&
     }
 }
 
-void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests, bool& quit) {
+void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
     const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
+    const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
+    if (ctrl) {
+        switch (key.keysym.sym) {
+            case SDLK_q:
+                requests.quit = true;
+                return;
+            case SDLK_z:
+                (shift ? requests.redo : requests.undo) = true;
+                return;
+            case SDLK_y:
+                requests.redo = true;
+                return;
+            case SDLK_d:
+                requests.duplicateSelection = true;
+                return;
+            case SDLK_s:
+                requests.save = panels_.scenePathField();
+                return;
+            case SDLK_o:
+                panels_.focusPathField();
+                return;
+            default:
+                break;
+        }
+    }
     switch (key.keysym.sym) {
-        case SDLK_q:
-            if (ctrl) quit = true;
-            break;
         case SDLK_SPACE:
             sim_.paused = !sim_.paused;
             break;
@@ -474,35 +497,91 @@ double App::simulate(double frameSeconds) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-void App::processRequests(const ui::PanelRequests& requests) {
+bool App::processRequests(const ui::PanelRequests& requests) {
+    if (requests.undo) undoOrRedo(true);
+    if (requests.redo) undoOrRedo(false);
     if (!requests.open.empty()) {
         std::string error;
+        const bool hadUnsavedEdits = experiment_.hasUnsavedEdits();
         if (openScene(requests.open, error)) {
-            panels_.setMessage("loaded " + requests.open, false);
+            panels_.setMessage("loaded " + requests.open + undoHint(hadUnsavedEdits), false);
         } else {
             // Shown in the Scene panel; also one line on stderr for logs and scripted tests.
             std::fprintf(stderr, "impulse-lab: %s\n", error.c_str());
             panels_.setMessage(error, true);
         }
     }
-    if (!requests.save.empty()) {
-        const std::string error = experiment_.save(requests.save);
-        if (error.empty()) {
-            panels_.setMessage("saved " + requests.save, false);
-            panels_.refreshPresets();
-        } else {
-            panels_.setMessage(error, true);
-        }
-    }
+    if (!requests.save.empty()) save(requests.save, requests.confirmed);
     if (requests.reset) {
+        const bool hadUnsavedEdits = experiment_.hasUnsavedEdits();
         experiment_.apply(ResetScene{});
         sceneRestarted();
+        if (hadUnsavedEdits) panels_.setMessage("reset" + undoHint(true), false);
     }
     if (requests.spawnBox) applyOrReport(SpawnBody{input_.spawnDef(ShapeType::Box), true}, "spawn refused: ");
     if (requests.spawnSphere) applyOrReport(SpawnBody{input_.spawnDef(ShapeType::Sphere), true}, "spawn refused: ");
     if (requests.shoot) applyOrReport(SpawnBody{input_.shotDef(), false}, "shot refused: ");
-    if (requests.deleteSelection && experiment_.selected()) experiment_.apply(DeleteBody{experiment_.selected()});
+    const BodyId selected = experiment_.selected();
+    if (requests.duplicateSelection && selected) {
+        applyOrReport(SpawnBody{input_.duplicateDef(selected), true}, "duplicate refused: ");
+    }
+    if (requests.deleteSelection && selected) {
+        const Body& body = experiment_.world().body(selected);
+        // The floor goes with one key press: say how to get it back.
+        const std::string staticName = body.isStatic ? body.name : "";
+        experiment_.apply(DeleteBody{selected});
+        if (!staticName.empty()) {
+            panels_.setMessage("deleted the static body '" + staticName + "' (Ctrl+Z brings it back)", false);
+        }
+    }
     if (requests.frameSelection) input_.frameBody(experiment_.selected());
+    if (!requests.quit) return false;
+    // --save-on-exit keeps the edits; otherwise unsaved ones are lost, so ask.
+    if (requests.confirmed || !experiment_.hasUnsavedEdits() || !options_.saveOnExit.empty()) return true;
+    ui::PanelRequests quit;
+    quit.quit = true;
+    panels_.confirm("Quit with unsaved edits? They are lost (Save keeps them).", "Quit", quit);
+    return false;
+}
+
+void App::undoOrRedo(bool undo) {
+    const AppliedEdit* next = undo ? experiment_.nextUndo() : experiment_.nextRedo();
+    if (!next) return;
+    const std::string what = describe(*next);
+    const bool restarts = restartsWorld(next->command);
+    const bool loads = std::holds_alternative<LoadScene>(next->command);
+    if (const Validation refused = undo ? experiment_.undo() : experiment_.redo()) {
+        panels_.setMessage(std::string(undo ? "cannot undo " : "cannot redo ") + what + ": " + refused->message(), true);
+        return;
+    }
+    if (restarts) sceneRestarted();  // the views of the world that went
+    if (loads) sceneLoaded();
+    panels_.setMessage(std::string(undo ? "undone: " : "redone: ") + what, false);
+}
+
+void App::save(const std::string& path, bool confirmed) {
+    std::error_code ec;
+    const bool replacesAnother = std::filesystem::exists(path, ec) && path != savedPath_ &&
+                                 !std::filesystem::equivalent(path, experiment_.scenePath(), ec);
+    if (replacesAnother && !confirmed) {
+        ui::PanelRequests again;
+        again.save = path;
+        panels_.confirm(path + " exists. Replace it with the world as it is now?", "Replace", again);
+        return;
+    }
+    const std::string error = experiment_.save(path);
+    if (!error.empty()) {
+        panels_.setMessage(error, true);
+        return;
+    }
+    experiment_.markSaved();
+    savedPath_ = path;
+    panels_.setMessage("saved " + path, false);
+    panels_.refreshPresets();
+}
+
+std::string App::undoHint(bool hadUnsavedEdits) const {
+    return hadUnsavedEdits ? " (Ctrl+Z brings back the edited experiment)" : "";
 }
 
 void App::applyOrReport(Command command, const char* what) {

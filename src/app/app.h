@@ -60,13 +60,19 @@ private:
     /// After a scene load: the camera frames the new scene and the title names it.
     void sceneLoaded();
 
-    void handleEvent(const SDL_Event& event, ui::PanelRequests& requests, bool& quit);
+    void handleEvent(const SDL_Event& event, ui::PanelRequests& requests);
     /// The keys that are not the 3D view's (see Input::handleKey).
-    void handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests, bool& quit);
+    void handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests);
     /// Runs the steps this frame is due; returns the wall time spent (ms).
     double simulate(double frameSeconds);
-    /// What the panels' buttons and the keys asked for this frame.
-    void processRequests(const ui::PanelRequests& requests);
+    /// What the panels' buttons and the keys asked for this frame; true to quit now.
+    bool processRequests(const ui::PanelRequests& requests);
+    /// Undo (or redo) the latest edit and say so in the Scene panel.
+    void undoOrRedo(bool undo);
+    /// Writes the world to `path`, asking first if that replaces a file other than the scene's own.
+    void save(const std::string& path, bool confirmed);
+    /// After an undoable load or reset that replaced unsaved edits: how to get them back.
+    std::string undoHint(bool hadUnsavedEdits) const;
     /// Applies a command and shows a refusal in the Scene panel, prefixed with `what`.
     void applyOrReport(Command command, const char* what);
 
@@ -92,6 +98,7 @@ private:
     ui::FrameInfo frameInfo_;
     FrameBudget frameBudget_;  // cuts shadows while frames run late ("hold 60 fps")
     int screenshotCount_ = 0;
+    std::string savedPath_;  // the file last saved to: saving there again does not ask
 
     double physicsMs_ = 0.0;  // written by physicsJob_: simulate()'s time
     JobPlacement physicsPlacement_;  // on physicsJob_, or on this thread while that one is starved

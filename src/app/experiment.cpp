@@ -52,10 +52,6 @@ std::string changedFields(const BodyDef& from, const BodyDef& to) {
     return list.empty() ? "no change" : list;
 }
 
-bool restartsWorld(const Command& command) {
-    return std::holds_alternative<LoadScene>(command) || std::holds_alternative<ResetScene>(command);
-}
-
 // The body a command names, if it names one.
 BodyId* commandBody(Command& command) {
     if (auto* c = std::get_if<SetBody>(&command)) return &c->body;
@@ -71,6 +67,10 @@ bool replacedNothing(const AppliedEdit& edit) {
 }
 
 }  // namespace
+
+bool restartsWorld(const Command& command) {
+    return std::holds_alternative<LoadScene>(command) || std::holds_alternative<ResetScene>(command);
+}
 
 bool isUndoable(const Command& command) {
     return !std::holds_alternative<BeginDrag>(command) && !std::holds_alternative<EndDrag>(command);

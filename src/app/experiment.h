@@ -96,6 +96,8 @@ struct AppliedEdit {
 /// Undo and redo pass over the mouse drag's begin and end: they are kept in the record
 /// but are not edits (their effect is motion, which a later timeline rewinds).
 bool isUndoable(const Command& command);
+/// LoadScene and ResetScene put a new world in force (the views of the old one go).
+bool restartsWorld(const Command& command);
 /// What an entry did, for the undo and redo buttons' tooltips ("crate: mass, e").
 std::string describe(const AppliedEdit& edit);
 

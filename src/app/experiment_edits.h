@@ -23,6 +23,14 @@ public:
     Validation setDragSettings(const DragSettings& settings) override {
         return experiment_.apply(SetDragSettings{settings});
     }
+    std::string nextUndo() const override {
+        const AppliedEdit* edit = experiment_.nextUndo();
+        return edit ? describe(*edit) : "";
+    }
+    std::string nextRedo() const override {
+        const AppliedEdit* edit = experiment_.nextRedo();
+        return edit ? describe(*edit) : "";
+    }
 
 private:
     Experiment& experiment_;

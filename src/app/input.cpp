@@ -186,6 +186,16 @@ BodyDef Input::shotDef() const {
     return def;
 }
 
+BodyDef Input::duplicateDef(BodyId id) const {
+    const World& world = experiment_.world();
+    BodyDef def = world.bodyDef(id);
+    constexpr float kGap = 0.05f;  // m between the original and the copy
+    const float reach = def.shape.type == ShapeType::Sphere ? def.shape.radius : glm::length(def.shape.halfExtents);
+    def.position.x += 2.0f * reach + kGap;  // the bounding spheres do not meet, whatever the orientation
+    def.name = uniqueName(def.name.empty() ? "body" : def.name);
+    return def;
+}
+
 std::string Input::uniqueName(const std::string& stem) const {
     for (int n = 1;; ++n) {
         std::string name = stem + "_" + std::to_string(n);

@@ -34,6 +34,8 @@ public:
     BodyDef spawnDef(ShapeType type) const;
     /// A fast ball from the camera toward the mouse (or straight ahead).
     BodyDef shotDef() const;
+    /// A copy of a body (named NAME_N) beside it along +x, clear of it by a few centimetres.
+    BodyDef duplicateDef(BodyId id) const;
 
     /// Fits the bodies into the view left between the side panels.
     void frameAll();

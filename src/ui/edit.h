@@ -35,6 +35,9 @@ public:
     /// The mouse drag's spring: the next grab's and the current one's.
     virtual const DragSettings& dragSettings() const = 0;
     virtual Validation setDragSettings(const DragSettings& settings) = 0;
+    /// What undo / redo would take back or apply again ("crate: mass"); empty when nothing.
+    virtual std::string nextUndo() const = 0;
+    virtual std::string nextRedo() const = 0;
 };
 
 /// Edits the selected body. Reads the body's definition, applies a change and

@@ -6,7 +6,9 @@
 
 #include "physics/world.h"
 #include "ui/edit.h"
+#include "ui/field_draft.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,8 +47,13 @@ struct PanelRequests {
     bool reset = false;
     bool spawnBox = false, spawnSphere = false, shoot = false;
     bool deleteSelection = false;
+    bool duplicateSelection = false;
     bool frameSelection = false;
     bool screenshot = false;
+    bool undo = false, redo = false;
+    bool quit = false;  ///< Ctrl+Q or the window closed
+    /// The user said yes to the question these requests raised (see Panels::confirm).
+    bool confirmed = false;
 };
 
 /// Frame timings shown in the Stats panel (ms, smoothed over ~10 frames). The app waits
@@ -84,6 +91,11 @@ public:
     void setMessage(const std::string& message, bool isError);
     /// Path shown in the Scene panel's text field.
     void setScenePath(const std::string& path) { scenePath_ = path; }
+    const std::string& scenePathField() const { return scenePath_; }
+    /// Puts the keyboard in the path field next frame (Ctrl+O).
+    void focusPathField() { focusPath_ = true; }
+    /// Asks `question` in a modal popup; "yes" hands `onYes` back (confirmed) from a later draw().
+    void confirm(std::string question, std::string yesLabel, PanelRequests onYes);
     void toggleHelp() { showHelp_ = !showHelp_; }
     void refreshPresets();
 
@@ -99,6 +111,7 @@ private:
     void contactWindow(const World& world, BodyId selected);
     void statsWindow(const World& world, const FrameInfo& frame);
     void helpWindow();
+    void confirmationPopup(PanelRequests& requests);
 
     std::string presetDir_;
     std::vector<std::string> presets_;
@@ -106,7 +119,16 @@ private:
     std::string message_;
     bool messageIsError_ = false;
     bool showHelp_ = false;
+    bool focusPath_ = false;
+    std::pair<std::string, std::string> undoButtons_;  // what undo and redo would do, from the last draw
+    struct Confirmation {
+        std::string question, yesLabel;
+        PanelRequests onYes;
+        bool opened = false;
+    };
+    std::optional<Confirmation> confirmation_;
 
+    FieldDraft fields_;  // the value of the field being edited, until it is committed
     BodyEditor bodyEditor_;
     bool inertiaDraftDirty_ = false;
     BodyId draftBody_;

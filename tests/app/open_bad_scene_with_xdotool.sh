@@ -4,7 +4,8 @@
 # starts impulse-lab on SCENE in DIR, presses F12 (screenshot DIR/impulse-lab-1.png,
 # the control), then for each BAD file: clicks the panel's path field, selects all
 # (ctrl+a), types the path, clicks "Open" and presses F12 (impulse-lab-2.png, -3.png...).
-# Last it types SAVE into the field, clicks "Save" and quits with ctrl+q. The world is
+# Last it types SAVE into the field, clicks "Save", answers the question whether to
+# replace that existing file with Enter ("Replace") and quits with ctrl+q. The world is
 # saved on exit to DIR/exit.json; the app's stderr goes to DIR/stderr.txt.
 # Usage: open_bad_scene_with_xdotool.sh APP SCENE DIR SAVE BAD.json...
 set -euo pipefail
@@ -61,6 +62,10 @@ done
 type_into_field "$save"
 click "$save_x" "$save_y"
 sleep 0.5
+# "SAVE exists. Replace it...?": yes. Held across frames, as ImGui 1.86 reads keys once a frame.
+xdotool keydown Return; sleep 0.25
+xdotool keyup Return
+sleep 0.3
 move "$viewport_x" "$viewport_y"
 key ctrl+q
 wait $pid

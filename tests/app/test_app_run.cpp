@@ -203,16 +203,22 @@ std::vector<std::string> bodyNames(const std::string& path) {
 // Pixels of the Scene panel's message line (below the Open/Save row, src/ui/panels.cpp)
 // in the error colour (1.0, 0.42, 0.35): red text. Green "loaded"/"saved" lines, the
 // dark panel and the scene behind it (at 10 %) have none.
-int errorRedPixelsInScenePanel(const Image& img) {
+// Pixels of the panels' error red (the message text) in [x0, x1) x [y0, y1).
+int errorRedPixels(const Image& img, int x0, int y0, int x1, int y1) {
     int count = 0;
-    for (int y = 252; y < 284 && y < img.height; ++y) {
-        for (int x = 12; x < 330 && x < img.width; ++x) {
+    for (int y = y0; y < y1 && y < img.height; ++y) {
+        for (int x = x0; x < x1 && x < img.width; ++x) {
             const unsigned char* p = img.at(x, y);
             if (p[0] > 170 && p[1] > 50 && p[1] < 150 && p[2] < 130 && p[0] > p[1] + 80) ++count;
         }
     }
     return count;
 }
+
+int errorRedPixelsInScenePanel(const Image& img) { return errorRedPixels(img, 12, 252, 330, 284); }
+
+// The Body panel's message line, above its fields.
+int errorRedPixelsInBodyPanel(const Image& img) { return errorRedPixels(img, 926, 48, 1266, 78); }
 
 }  // namespace
 
@@ -233,7 +239,8 @@ TEST(AppRun, OpeningBadFilesFromTheScenePanelShowsTheErrorAndKeepsTheScene) {
 ]}
 )";
     std::ofstream(badJson) << "{\n  \"version\": 1,\n  \"bodies\": [\n    {\"name\": \"crate\",\n  ]\n}\n";
-    // Save over an existing file: a rename gives the path a new inode, an in-place write keeps it.
+    // Save over an existing file (the app asks first; the script says yes): a rename gives
+    // the path a new inode, an in-place write keeps it.
     std::ofstream(saved) << "placeholder\n";
     struct stat before {};
     ASSERT_EQ(::stat(saved.c_str(), &before), 0);
@@ -330,4 +337,47 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
     fs::remove(out);
     fs::remove(mid);
     fs::remove(log);
+}
+
+// Issue 20, "a sandbox you can tune in": typed values apply when the field is left,
+// never half-typed; a refused one shows the rule and leaves the value in force;
+// Ctrl+Z undoes a typed mass; Ctrl+D duplicates the selection; Ctrl+S saves; quitting
+// with an unsaved edit asks first (see edits_with_xdotool.sh).
+TEST(AppRun, TypedEditsApplyOnEnterUndoDuplicateAndQuitAsks) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    const fs::path dir = tempPath("edits");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string scene = (dir / "scene.json").string();
+    fs::copy_file(kSource + "/tests/app/data/ground_crate_ball.json", scene);
+    ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/edits_with_xdotool.sh' '" + kApp +
+                  "' '" + scene + "' '" + dir.string() + "' > '" + (dir / "log.txt").string() + "' 2>&1"),
+              0)
+        << readText((dir / "log.txt").string()) << readText((dir / "stderr.txt").string());
+
+    // Saved by Ctrl+S after the edits and before box_1: the mass typed and undone is 2
+    // again, e stayed 0.5 through the refused 1.5, and the copy sits beside the crate.
+    std::ifstream in(scene);
+    const nlohmann::json saved = nlohmann::json::parse(in);
+    EXPECT_EQ(bodyNames(scene), (std::vector<std::string>{"ground", "crate", "ball", "crate_1"}));
+    for (const nlohmann::json& body : saved.at("bodies")) {
+        const std::string name = body.at("name");
+        if (name != "crate" && name != "crate_1") continue;
+        SCOPED_TRACE(name);
+        EXPECT_EQ(body.at("mass").get<float>(), 2.0f);
+        EXPECT_EQ(body.value("restitution", 0.5f), 0.5f);
+        EXPECT_EQ(body.at("position")[1].get<float>(), 2.0f);
+        if (name == "crate_1") {
+            EXPECT_GT(body.at("position")[0].get<float>(), 1.8f);  // clear of the crate
+        }
+    }
+
+    // The refusal is on screen, in red, above the Body panel's fields; not before it.
+    const Image typedMass = loadPng((dir / "impulse-lab-1.png").string());
+    const Image refused = loadPng((dir / "impulse-lab-3.png").string());
+    ASSERT_EQ(refused.width, 1280);
+    EXPECT_LT(errorRedPixelsInBodyPanel(typedMass), 20);
+    EXPECT_GT(errorRedPixelsInBodyPanel(refused), 300);
+    EXPECT_TRUE(fs::exists(dir / "impulse-lab-4.png")) << "no screenshot while the quit question was up";
+    fs::remove_all(dir);
 }

@@ -1,0 +1,60 @@
+// Edits that apply on commit. While a field is being typed into or dragged, its
+// value lives here, not in the world: typing 1.5 into e never applies 1 first, and a
+// drag does not add a history entry per frame. The edit is handed over once, when
+// the field is left (Enter, Tab, a click elsewhere, releasing the drag). Every
+// numeric field of the panels (body values, inertia entries, world and drag
+// settings) goes through FieldDraft::edit.
+#pragma once
+
+#include <imgui.h>
+
+#include <array>
+#include <cstring>
+#include <type_traits>
+
+namespace impulse::ui {
+
+class FieldDraft {
+public:
+    /// Draws `widget(label, value)` (an ImGui item that edits `value` and returns whether
+    /// it changed it) on the value in force, or on the draft while the field is active.
+    /// Returns true on the frame the edit is committed with a value other than the one
+    /// in force, which is then in `value`; the caller applies it. Otherwise `value` is
+    /// what the field shows. Only one field is active at a time, so one draft is enough.
+    template <class T, class Widget>
+    bool edit(const char* label, T& value, Widget&& widget) {
+        static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(Bytes), "the draft holds T by value");
+        const T inForce = value;
+        const ImGuiID id = ImGui::GetID(label);  // the id the widget gives itself
+        const int frame = ImGui::GetFrameCount();
+        // A field not drawn last frame was left without a commit (its panel or body went away).
+        if (id == active_ && drawnFrame_ < frame - 1) active_ = 0;
+        if (id == active_) {
+            std::memcpy(&value, draft_.data(), sizeof(T));
+            drawnFrame_ = frame;
+        }
+        const bool changed = widget(label, value);
+        // Kept on the frame of a change too: Enter deactivates the field in the same frame.
+        if (changed || ImGui::IsItemActive()) {
+            active_ = id;
+            drawnFrame_ = frame;
+            std::memcpy(draft_.data(), &value, sizeof(T));
+        }
+        if (!ImGui::IsItemDeactivated() || id != active_) return false;
+        active_ = 0;
+        const bool committed = ImGui::IsItemDeactivatedAfterEdit();
+        if (!committed || std::memcmp(&value, &inForce, sizeof(T)) == 0) {
+            value = inForce;
+            return false;
+        }
+        return true;
+    }
+
+private:
+    using Bytes = std::array<unsigned char, 64>;  // a vec3 or a float is the most a field holds
+    ImGuiID active_ = 0;
+    int drawnFrame_ = 0;
+    Bytes draft_{};
+};
+
+}  // namespace impulse::ui

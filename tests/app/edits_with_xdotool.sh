@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Edits through the Body panel as a person types them, under the current X display
+# (start it with xvfb-run -a -s "-screen 0 1280x720x24"), on a copy of
+# tests/app/data/ground_crate_ball.json at SCENE (it is saved over), from DIR:
+#  1. click the crate; type 25 into its mass (Ctrl+click the field, select all, type,
+#     Enter); F12 (impulse-lab-1.png); Ctrl+Z undoes it; F12 (-2.png);
+#  2. type 1.5 into e: refused, the rule shows and e stays 0.5; F12 (-3.png);
+#  3. Ctrl+D duplicates the crate (crate_1, selected); Ctrl+S saves to SCENE;
+#  4. B spawns box_1 (an unsaved edit); Ctrl+Q asks first: the app must still run;
+#     F12 (-4.png, the question); Enter answers "Quit".
+# Usage: edits_with_xdotool.sh APP SCENE DIR
+set -euo pipefail
+app=$1 scene=$2 dir=$3
+cd "$dir"
+"$app" "$scene" --paused --frames 100000 2> "$dir/stderr.txt" &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^Impulse Lab')
+wid=${wid%%$'\n'*}
+sleep 1.0  # first frames; the camera frames the scene
+
+# The crate is at (580, 290) in the default view of this scene. Body panel at
+# (922, 8) (src/ui/panels.cpp, bodyWindow): mass field (1013, 117), e (1013, 137)
+# while no message shows above them.
+crate_x=580 crate_y=290
+mass_x=1013 mass_y=117
+e_x=1013 e_y=137
+viewport_x=640 viewport_y=600
+
+move() {  # ImGui 1.86 misses bare absolute moves: nudge one pixel and back
+    xdotool mousemove --window "$wid" "$1" "$2"; sleep 0.05
+    xdotool mousemove_relative 1 0; sleep 0.03
+    xdotool mousemove_relative -- -1 0; sleep 0.1
+}
+click() {
+    move "$1" "$2"
+    xdotool mousedown 1; sleep 0.1
+    xdotool mouseup 1; sleep 0.2
+}
+key() { xdotool key --delay 40 "$@"; sleep 0.2; }
+hold() {  # a key ImGui must see: 1.86 reads keys once a frame, so hold it across frames
+    xdotool keydown "$1"; sleep 0.25
+    xdotool keyup "$1"; sleep 0.1
+}
+type_into_drag_field() {  # x y text
+    # Ctrl+click turns a drag field into a text field; ImGui 1.86 reads the mouse and
+    # held keys once per frame, so each is held across frames.
+    move "$1" "$2"
+    xdotool keydown ctrl; sleep 0.1
+    xdotool mousedown 1; sleep 0.1
+    xdotool mouseup 1; sleep 0.1
+    xdotool keyup ctrl; sleep 0.2
+    hold ctrl+a
+    xdotool type --delay 60 -- "$3"; sleep 0.2
+    hold Return
+    sleep 0.3
+}
+in_view_key() {  # the keys reach the app with the mouse over the 3D view
+    move "$viewport_x" "$viewport_y"
+    key "$@"
+}
+
+click "$crate_x" "$crate_y"
+type_into_drag_field "$mass_x" "$mass_y" 25
+in_view_key F12
+in_view_key ctrl+z
+key F12
+type_into_drag_field "$e_x" "$e_y" 1.5
+in_view_key F12
+in_view_key ctrl+d
+sleep 0.3
+key ctrl+s
+sleep 0.3
+key b
+sleep 0.3
+key ctrl+q
+sleep 1.0
+kill -0 $pid  # still running: it asked first
+key F12
+sleep 0.5
+hold Return
+wait $pid
+trap - EXIT
