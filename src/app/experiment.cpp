@@ -198,14 +198,11 @@ Validation Experiment::revert(AppliedEdit& edit) {
     Replaced& before = edit.before;
     Command& command = edit.command;
     if (auto* set = std::get_if<SetBody>(&command)) {
-        if (!world_.isValid(set->body)) return noSuchBody();
-        const BodyDef reverted = carryChange(world_.bodyDef(set->body), set->def, *before.body);
-        if (Validation refused = world_.updateBody(set->body, reverted)) return refused;
+        if (Validation refused = carryBodyChange(set->body, set->def, *before.body)) return refused;
     } else if (std::holds_alternative<SetWorldSettings>(command)) {
         if (Validation refused = world_.setSettings(*before.settings)) return refused;
     } else if (std::holds_alternative<SetDragSettings>(command)) {
-        dragSettings_ = *before.dragSettings;
-        if (world_.drag().active) world_.setDragSettings(dragSettings_);
+        useDragSettings(*before.dragSettings);
     } else if (std::holds_alternative<SpawnBody>(command)) {
         if (!world_.removeBody(before.created)) return noSuchBody();
     } else if (auto* deleted = std::get_if<DeleteBody>(&command)) {
@@ -226,14 +223,11 @@ Validation Experiment::reapply(AppliedEdit& edit) {
     Replaced& before = edit.before;
     Command& command = edit.command;
     if (auto* set = std::get_if<SetBody>(&command)) {
-        if (!world_.isValid(set->body)) return noSuchBody();
-        const BodyDef redone = carryChange(world_.bodyDef(set->body), *before.body, set->def);
-        if (Validation refused = world_.updateBody(set->body, redone)) return refused;
+        if (Validation refused = carryBodyChange(set->body, *before.body, set->def)) return refused;
     } else if (auto* settings = std::get_if<SetWorldSettings>(&command)) {
         if (Validation refused = world_.setSettings(settings->settings)) return refused;
     } else if (auto* drag = std::get_if<SetDragSettings>(&command)) {
-        dragSettings_ = drag->settings;
-        if (world_.drag().active) world_.setDragSettings(dragSettings_);
+        useDragSettings(drag->settings);
     } else if (auto* spawn = std::get_if<SpawnBody>(&command)) {
         FieldError error;
         const BodyId again = world_.createBody(spawn->def, &error);
@@ -301,9 +295,18 @@ Validation Experiment::applyCommand(const SetWorldSettings& c, Replaced& before)
 Validation Experiment::applyCommand(const SetDragSettings& c, Replaced& before) {
     if (Validation refused = validateDragSettings(c.settings)) return refused;
     before.dragSettings = dragSettings_;
-    dragSettings_ = c.settings;
-    if (world_.drag().active) world_.setDragSettings(c.settings);  // the grab in progress feels it at once
+    useDragSettings(c.settings);
     return std::nullopt;
+}
+
+void Experiment::useDragSettings(const DragSettings& settings) {
+    dragSettings_ = settings;
+    if (world_.drag().active) world_.setDragSettings(settings);  // the grab in progress feels it at once
+}
+
+Validation Experiment::carryBodyChange(BodyId id, const BodyDef& from, const BodyDef& to) {
+    if (!world_.isValid(id)) return noSuchBody();
+    return world_.updateBody(id, carryChange(world_.bodyDef(id), from, to));
 }
 
 Validation Experiment::applyCommand(const SpawnBody& c, Replaced& before) {

@@ -174,6 +174,10 @@ private:
     /// Puts back or applies again one entry (see undo()); a refusal changes nothing.
     Validation revert(AppliedEdit& edit);
     Validation reapply(AppliedEdit& edit);
+    /// The drag settings of the next grab and of the one in progress.
+    void useDragSettings(const DragSettings& settings);
+    /// Sets on the body, as it is now, each field that differs between `from` and `to` to `to`'s value.
+    Validation carryBodyChange(BodyId id, const BodyDef& from, const BodyDef& to);
     /// Swaps the experiment in force with the one an entry keeps (undo and redo of a load or reset).
     void swapExperiment(ExperimentState& kept);
     /// A body came back under a new handle: the entries of the world in force say so from now on.

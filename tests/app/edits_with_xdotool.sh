@@ -27,21 +27,8 @@ mass_x=1013 mass_y=117
 e_x=1013 e_y=137
 viewport_x=640 viewport_y=600
 
-move() {  # ImGui 1.86 misses bare absolute moves: nudge one pixel and back
-    xdotool mousemove --window "$wid" "$1" "$2"; sleep 0.05
-    xdotool mousemove_relative 1 0; sleep 0.03
-    xdotool mousemove_relative -- -1 0; sleep 0.1
-}
-click() {
-    move "$1" "$2"
-    xdotool mousedown 1; sleep 0.1
-    xdotool mouseup 1; sleep 0.2
-}
-key() { xdotool key --delay 40 "$@"; sleep 0.2; }
-hold() {  # a key ImGui must see: 1.86 reads keys once a frame, so hold it across frames
-    xdotool keydown "$1"; sleep 0.25
-    xdotool keyup "$1"; sleep 0.1
-}
+. "$(dirname "$0")/xdotool_input.sh"  # move, click, hold
+key() { xdotool key --delay 40 "$@"; sleep 0.2; }  # keys for the app (not ImGui)
 type_into_drag_field() {  # x y text
     # Ctrl+click turns a drag field into a text field; ImGui 1.86 reads the mouse and
     # held keys once per frame, so each is held across frames.

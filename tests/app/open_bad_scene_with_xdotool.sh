@@ -27,23 +27,11 @@ open_x=33 open_y=243
 save_x=77 save_y=243
 viewport_x=640 viewport_y=400
 
-# ImGui 1.86 misses bare absolute moves: nudge one pixel and back after each.
-move() {
-    xdotool mousemove --window "$wid" "$1" "$2"; sleep 0.05
-    xdotool mousemove_relative 1 0; sleep 0.03
-    xdotool mousemove_relative -- -1 0; sleep 0.1
-}
-click() {
-    move "$1" "$2"
-    xdotool mousedown 1; sleep 0.1
-    xdotool mouseup 1; sleep 0.2
-}
+. "$(dirname "$0")/xdotool_input.sh"  # move, click, hold
 key() { xdotool key --delay 30 "$@"; sleep 0.2; }
 type_into_field() {
     click "$field_x" "$field_y"
-    # ImGui 1.86 reads held keys once per frame: hold ctrl+a across a few frames.
-    xdotool keydown ctrl+a; sleep 0.25
-    xdotool keyup ctrl+a; sleep 0.1
+    hold ctrl+a
     xdotool type --delay 15 -- "$1"; sleep 0.3
 }
 screenshot() {
@@ -62,9 +50,7 @@ done
 type_into_field "$save"
 click "$save_x" "$save_y"
 sleep 0.5
-# "SAVE exists. Replace it...?": yes. Held across frames, as ImGui 1.86 reads keys once a frame.
-xdotool keydown Return; sleep 0.25
-xdotool keyup Return
+hold Return  # "SAVE exists. Replace it...?": yes
 sleep 0.3
 move "$viewport_x" "$viewport_y"
 key ctrl+q
