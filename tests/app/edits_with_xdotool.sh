@@ -3,7 +3,8 @@
 # (start it with xvfb-run -a -s "-screen 0 1280x720x24"), on a copy of
 # tests/app/data/ground_crate_ball.json at SCENE (it is saved over), from DIR:
 #  1. click the crate; type 25 into its mass (Ctrl+click the field, select all, type,
-#     Enter); F12 (impulse-lab-1.png); Ctrl+Z undoes it; F12 (-2.png);
+#     Enter); F12 (impulse-lab-1.png); Ctrl+Z undoes it; F12 (-2.png); drag the mass
+#     field to the right and release: one edit, which one Ctrl+Z undoes;
 #  2. type 1.5 into e: refused, the rule shows and e stays 0.5; F12 (-3.png);
 #  3. Ctrl+D duplicates the crate (crate_1, selected); Ctrl+S saves to SCENE;
 #  4. B spawns box_1 (an unsaved edit); Ctrl+Q asks first: the app must still run;
@@ -52,6 +53,14 @@ type_into_drag_field "$mass_x" "$mass_y" 25
 in_view_key F12
 in_view_key ctrl+z
 key F12
+move "$mass_x" "$mass_y"
+xdotool mousedown 1; sleep 0.15
+for _ in $(seq 10); do
+    xdotool mousemove_relative 6 0; sleep 0.06
+done
+sleep 0.2
+xdotool mouseup 1; sleep 0.3
+in_view_key ctrl+z
 type_into_drag_field "$e_x" "$e_y" 1.5
 in_view_key F12
 in_view_key ctrl+d

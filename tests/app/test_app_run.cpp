@@ -341,7 +341,7 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
 
 // Issue 20, "a sandbox you can tune in": typed values apply when the field is left,
 // never half-typed; a refused one shows the rule and leaves the value in force;
-// Ctrl+Z undoes a typed mass; Ctrl+D duplicates the selection; Ctrl+S saves; quitting
+// Ctrl+Z undoes a typed mass, and a dragged one in one go; Ctrl+D duplicates the selection; Ctrl+S saves; quitting
 // with an unsaved edit asks first (see edits_with_xdotool.sh).
 TEST(AppRun, TypedEditsApplyOnEnterUndoDuplicateAndQuitAsks) {
     if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
@@ -355,8 +355,8 @@ TEST(AppRun, TypedEditsApplyOnEnterUndoDuplicateAndQuitAsks) {
               0)
         << readText((dir / "log.txt").string()) << readText((dir / "stderr.txt").string());
 
-    // Saved by Ctrl+S after the edits and before box_1: the mass typed and undone is 2
-    // again, e stayed 0.5 through the refused 1.5, and the copy sits beside the crate.
+    // Saved by Ctrl+S after the edits and before box_1: the mass typed and undone, then
+    // dragged (one edit, however many frames) and undone, is 2 again, e stayed 0.5 through the refused 1.5, and the copy sits beside the crate.
     std::ifstream in(scene);
     const nlohmann::json saved = nlohmann::json::parse(in);
     EXPECT_EQ(bodyNames(scene), (std::vector<std::string>{"ground", "crate", "ball", "crate_1"}));
