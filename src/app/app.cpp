@@ -205,7 +205,7 @@ void App::sceneLoaded() {
     panels_.setScenePath(experiment_.scenePath());
     input_.camera() = render::OrbitCamera{};
     input_.frameAll();
-    if (window_) SDL_SetWindowTitle(window_, ("Impulse Lab - " + experiment_.scene().name).c_str());
+    updateTitle();
 }
 
 int App::run() {
@@ -265,6 +265,7 @@ int App::run() {
         ImGui::Render();
         const Uint64 uiEnd = SDL_GetPerformanceCounter();
         quit = processRequests(requests);
+        updateTitle();
         screenshotRequested |= requests.screenshot;
 
         // The frame shows the world as the last frame's steps left it; this frame's
@@ -578,6 +579,14 @@ void App::save(const std::string& path, bool confirmed) {
     savedPath_ = path;
     panels_.setMessage("saved " + path, false);
     panels_.refreshPresets();
+}
+
+void App::updateTitle() {
+    std::string title = "Impulse Lab - " + experiment_.scene().name;
+    if (experiment_.hasUnsavedEdits()) title += " (unsaved edits)";
+    if (!window_ || title == title_) return;
+    SDL_SetWindowTitle(window_, title.c_str());
+    title_ = std::move(title);
 }
 
 std::string App::undoHint(bool hadUnsavedEdits) const {

@@ -71,6 +71,8 @@ private:
     void undoOrRedo(bool undo);
     /// Writes the world to `path`, asking first if that replaces a file other than the scene's own.
     void save(const std::string& path, bool confirmed);
+    /// The window's title: the scene's name, and whether there are unsaved edits.
+    void updateTitle();
     /// After an undoable load or reset that replaced unsaved edits: how to get them back.
     std::string undoHint(bool hadUnsavedEdits) const;
     /// Applies a command and shows a refusal in the Scene panel, prefixed with `what`.
@@ -98,6 +100,7 @@ private:
     ui::FrameInfo frameInfo_;
     FrameBudget frameBudget_;  // cuts shadows while frames run late ("hold 60 fps")
     int screenshotCount_ = 0;
+    std::string title_;      // as last set on the window
     std::string savedPath_;  // the file last saved to: saving there again does not ask
 
     double physicsMs_ = 0.0;  // written by physicsJob_: simulate()'s time

@@ -80,7 +80,8 @@ std::string describe(const AppliedEdit& edit) {
     struct Describe {
         const Replaced& before;
         std::string operator()(const SetBody& c) const {
-            return c.def.name + ": " + (before.body ? changedFields(*before.body, c.def) : "values");
+            const std::string name = c.def.name.empty() ? "body" : c.def.name;
+            return name + ": " + (before.body ? changedFields(*before.body, c.def) : "values");
         }
         std::string operator()(const SetWorldSettings&) const { return "world settings"; }
         std::string operator()(const SetDragSettings&) const { return "mouse drag settings"; }
