@@ -6,6 +6,8 @@
 // settings) goes through FieldDraft::edit.
 #pragma once
 
+#include "physics/math.h"
+
 #include <imgui.h>
 
 #include <array>
@@ -56,5 +58,20 @@ private:
     int drawnFrame_ = 0;
     Bytes draft_{};
 };
+
+/// The widget of a numeric field, for FieldDraft::edit: a drag that also takes typed
+/// values (double-click or Ctrl+click), for a float, a vec3 or an int.
+inline auto numericDrag(float speed, const char* format = "%.3f") {
+    return [speed, format](const char* label, auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, vec3>) {
+            return ImGui::DragFloat3(label, &value.x, speed, 0.0f, 0.0f, format);
+        } else if constexpr (std::is_same_v<T, int>) {
+            return ImGui::DragInt(label, &value, speed);
+        } else {
+            return ImGui::DragFloat(label, &value, speed, 0.0f, 0.0f, format);
+        }
+    };
+}
 
 }  // namespace impulse::ui

@@ -7,7 +7,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <type_traits>
 #include <utility>
 
 namespace impulse::ui {
@@ -38,21 +37,6 @@ void placeWindow(float x, float y, float w, float h) {
 /// Shows `text` while the mouse is over the last item: what a setting does in the model.
 void hoverHelp(const char* text) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
-
-// The widget a numeric field draws (for FieldDraft::edit): a drag that also takes typed
-// values (double-click or Ctrl+click), for a float, a vec3 or an int.
-auto dragWidget(float speed, const char* format = "%.3f") {
-    return [speed, format](const char* label, auto& value) {
-        using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, vec3>) {
-            return ImGui::DragFloat3(label, &value.x, speed, 0.0f, 0.0f, format);
-        } else if constexpr (std::is_same_v<T, int>) {
-            return ImGui::DragInt(label, &value, speed);
-        } else {
-            return ImGui::DragFloat(label, &value, speed, 0.0f, 0.0f, format);
-        }
-    };
 }
 
 // Undo or Redo: greyed when there is nothing to take back or apply again; the
@@ -135,36 +119,14 @@ void Panels::draw(EditTarget& target, SimControls& sim, DebugView& view, const F
 }
 
 void Panels::confirm(std::string question, std::string yesLabel, PanelRequests onYes) {
-    confirmation_ = Confirmation{std::move(question), std::move(yesLabel), std::move(onYes)};
+    onYes_ = std::move(onYes);
+    question_.ask(std::move(question), std::move(yesLabel));
 }
 
 void Panels::confirmationPopup(PanelRequests& requests) {
-    if (!confirmation_) return;
-    if (!confirmation_->opened) {
-        ImGui::OpenPopup("Confirm");
-        confirmation_->opened = true;
-    }
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    if (!ImGui::BeginPopupModal("Confirm", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-        confirmation_.reset();  // closed some other way: the answer is no
-        return;
-    }
-    ImGui::TextUnformatted(confirmation_->question.c_str());
-    ImGui::TextColored(kDimColor, "Enter: %s, Esc: Cancel", confirmation_->yesLabel.c_str());
-    const bool enter = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter));
-    if (ImGui::Button(confirmation_->yesLabel.c_str(), ImVec2(120, 0)) || enter) {
-        requests = confirmation_->onYes;
-        requests.confirmed = true;
-        confirmation_.reset();
-        ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-        confirmation_.reset();
-        ImGui::CloseCurrentPopup();
-    }
-    ImGui::EndPopup();
+    if (!question_.draw()) return;
+    requests = onYes_;
+    requests.confirmed = true;
 }
 
 void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests) {
@@ -241,24 +203,24 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
     WorldSettings s = world.settings();
     bool changed = false;
     ImGui::PushItemWidth(140.0f);
-    changed |= fields_.edit("gravity", s.gravity, dragWidget(0.05f, "%.2f"));
+    changed |= fields_.edit("gravity", s.gravity, numericDrag(0.05f, "%.2f"));
     hoverHelp("Acceleration of every dynamic body, m/s^2 (y is up).");
     float stepMs = s.timestep * 1000.0f;
-    if (fields_.edit("timestep (ms)", stepMs, dragWidget(0.05f))) {
+    if (fields_.edit("timestep (ms)", stepMs, numericDrag(0.05f))) {
         s.timestep = stepMs / 1000.0f;
         changed = true;
     }
     hoverHelp("Simulated time of one step. Shorter steps are more accurate and cost more per second.");
-    changed |= fields_.edit("substeps", s.substeps, dragWidget(0.05f));
+    changed |= fields_.edit("substeps", s.substeps, numericDrag(0.05f));
     hoverHelp("Passes per step, each finding contacts afresh and solving them over a part of the step\n"
               "(more are taken while a body spins fast).");
-    changed |= fields_.edit("velocity iterations", s.velocityIterations, dragWidget(0.1f));
+    changed |= fields_.edit("velocity iterations", s.velocityIterations, numericDrag(0.1f));
     hoverHelp("Sub-steps per pass: each applies gravity, solves the contacts' impulses and moves the\n"
               "bodies. More hold tall stacks more stiffly.");
-    changed |= fields_.edit("position iterations", s.positionIterations, dragWidget(0.1f));
+    changed |= fields_.edit("position iterations", s.positionIterations, numericDrag(0.1f));
     hoverHelp("Passes that move overlapping bodies apart (positions only, no velocity), for overlaps\n"
               "the sub-steps left.");
-    changed |= fields_.edit("restitution threshold", s.restitutionThreshold, dragWidget(0.01f, "%.2f m/s"));
+    changed |= fields_.edit("restitution threshold", s.restitutionThreshold, numericDrag(0.01f, "%.2f m/s"));
     hoverHelp("An impact bounces (leaves at e times its arrival speed) only if it arrives faster than\n"
               "this; slower ones just stop, so resting bodies do not jitter.");
     changed |= ImGui::Checkbox("warm starting", &s.warmStarting);
@@ -269,9 +231,9 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
         ImGui::SetTooltip("Bodies resting together for the sleep time stop being stepped (drawn greyed)\n"
                           "until an awake body touches them, the mouse grabs one or an edit changes one.");
     }
-    changed |= fields_.edit("sleep speed", s.sleepSpeed, dragWidget(0.001f, "%.3f m/s"));
+    changed |= fields_.edit("sleep speed", s.sleepSpeed, numericDrag(0.001f, "%.3f m/s"));
     hoverHelp("A body counts as resting while no point of it moves faster than this.");
-    changed |= fields_.edit("sleep time", s.sleepTime, dragWidget(0.01f, "%.2f s"));
+    changed |= fields_.edit("sleep time", s.sleepTime, numericDrag(0.01f, "%.2f s"));
     hoverHelp("How long a group of touching bodies must rest before it sleeps.");
     const char* restitutionRules[] = {"max", "min", "average", "multiply"};
     int r = static_cast<int>(s.restitutionCombine);
@@ -295,11 +257,11 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
     if (ImGui::CollapsingHeader("Mouse drag", ImGuiTreeNodeFlags_DefaultOpen)) {
         DragSettings d = target.dragSettings();
         bool dragChanged = false;
-        dragChanged |= fields_.edit("frequency (Hz)", d.frequency, dragWidget(0.05f, "%.2f"));
+        dragChanged |= fields_.edit("frequency (Hz)", d.frequency, numericDrag(0.05f, "%.2f"));
         hoverHelp("Stiffness of the spring that pulls the grabbed point toward the cursor.");
-        dragChanged |= fields_.edit("damping ratio", d.dampingRatio, dragWidget(0.01f, "%.2f"));
+        dragChanged |= fields_.edit("damping ratio", d.dampingRatio, numericDrag(0.01f, "%.2f"));
         hoverHelp("Damping of that spring: 1 is critical (no overshoot), less swings.");
-        dragChanged |= fields_.edit("max force (x weight)", d.maxForceInWeights, dragWidget(0.5f, "%.1f"));
+        dragChanged |= fields_.edit("max force (x weight)", d.maxForceInWeights, numericDrag(0.5f, "%.1f"));
         hoverHelp("Cap on the spring's force, in multiples of the body's weight m|g|.");
         if (dragChanged) {
             const Validation refused = target.setDragSettings(d);
@@ -395,14 +357,14 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     }
     if (def.shape.type == ShapeType::Box) {
         vec3 h = def.shape.halfExtents;
-        if (fields_.edit("half extents (m)", h, dragWidget(0.01f))) {
+        if (fields_.edit("half extents (m)", h, numericDrag(0.01f))) {
             Shape s = def.shape;
             s.halfExtents = h;
             bodyEditor_.setShape(target, s);
         }
     } else {
         float radius = def.shape.radius;
-        if (fields_.edit("radius (m)", radius, dragWidget(0.01f))) {
+        if (fields_.edit("radius (m)", radius, numericDrag(0.01f))) {
             Shape s = def.shape;
             s.radius = radius;
             bodyEditor_.setShape(target, s);
@@ -410,15 +372,15 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     }
     if (!def.isStatic) {
         float mass = def.mass;
-        if (fields_.edit("mass (kg)", mass, dragWidget(0.02f))) bodyEditor_.setMass(target, mass);
+        if (fields_.edit("mass (kg)", mass, numericDrag(0.02f))) bodyEditor_.setMass(target, mass);
     }
     float e = def.restitution;
-    if (fields_.edit("restitution e", e, dragWidget(0.005f))) bodyEditor_.setRestitution(target, e);
+    if (fields_.edit("restitution e", e, numericDrag(0.005f))) bodyEditor_.setRestitution(target, e);
     hoverHelp("Newton's restitution, 0..1: after an impact the bodies separate at e times their\n"
               "approach speed along the normal (0: no bounce, 1: no loss). A contact uses the pair's e,\n"
               "combined with the other body's by the world's rule: see 'Contacts use' below.");
     float mu = def.friction;
-    if (fields_.edit("friction mu", mu, dragWidget(0.005f))) bodyEditor_.setFriction(target, mu);
+    if (fields_.edit("friction mu", mu, numericDrag(0.005f))) bodyEditor_.setFriction(target, mu);
     hoverHelp("Kinetic (sliding) Coulomb friction: while a contact slips, the friction impulse is\n"
               "mu times the normal impulse, against the slip. Combined with the other body's mu.");
     bool hasStatic = def.staticFriction.has_value();
@@ -429,7 +391,7 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     float mus = body.staticFriction;
     ImGui::SetNextItemWidth(143.0f);
     if (!hasStatic) ImGui::BeginDisabled();
-    if (fields_.edit("static mu_s", mus, dragWidget(0.005f))) bodyEditor_.setStaticFriction(target, mus);
+    if (fields_.edit("static mu_s", mus, numericDrag(0.005f))) bodyEditor_.setStaticFriction(target, mus);
     if (!hasStatic) ImGui::EndDisabled();
     const char* staticHelp = "Static friction, >= mu: a contact sticks while the impulse that stops its slip is at\n"
                              "most mu_s times the normal impulse; beyond that it slides with mu. Untick the box\n"
@@ -438,12 +400,12 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     effectiveCoefficients(world, id);
 
     vec3 p = def.position;
-    if (fields_.edit("position (m)", p, dragWidget(0.01f, "%.2f"))) bodyEditor_.setPosition(target, p);
+    if (fields_.edit("position (m)", p, numericDrag(0.01f, "%.2f"))) bodyEditor_.setPosition(target, p);
     if (!def.isStatic) {
         vec3 v = def.linearVelocity;
-        if (fields_.edit("velocity (m/s)", v, dragWidget(0.02f, "%.2f"))) bodyEditor_.setLinearVelocity(target, v);
+        if (fields_.edit("velocity (m/s)", v, numericDrag(0.02f, "%.2f"))) bodyEditor_.setLinearVelocity(target, v);
         vec3 w = def.angularVelocity;
-        if (fields_.edit("ang. vel. (rad/s)", w, dragWidget(0.02f, "%.2f"))) bodyEditor_.setAngularVelocity(target, w);
+        if (fields_.edit("ang. vel. (rad/s)", w, numericDrag(0.02f, "%.2f"))) bodyEditor_.setAngularVelocity(target, w);
     }
     ImGui::PopItemWidth();
 

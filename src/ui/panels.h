@@ -7,8 +7,8 @@
 #include "physics/world.h"
 #include "ui/edit.h"
 #include "ui/field_draft.h"
+#include "ui/question.h"
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,12 +121,8 @@ private:
     bool showHelp_ = false;
     bool focusPath_ = false;
     std::pair<std::string, std::string> undoButtons_;  // what undo and redo would do, from the last draw
-    struct Confirmation {
-        std::string question, yesLabel;
-        PanelRequests onYes;
-        bool opened = false;
-    };
-    std::optional<Confirmation> confirmation_;
+    QuestionPopup question_;
+    PanelRequests onYes_;  // what a yes to question_ asks for
 
     FieldDraft fields_;  // the value of the field being edited, until it is committed
     BodyEditor bodyEditor_;

@@ -1,0 +1,40 @@
+#include "ui/question.h"
+
+#include <imgui.h>
+
+#include <utility>
+
+namespace impulse::ui {
+
+void QuestionPopup::ask(std::string question, std::string yesLabel) {
+    question_ = Question{std::move(question), std::move(yesLabel)};
+}
+
+bool QuestionPopup::draw() {
+    if (!question_) return false;
+    if (!question_->opened) {
+        ImGui::OpenPopup("Confirm");
+        question_->opened = true;
+    }
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.4f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    if (!ImGui::BeginPopupModal("Confirm", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        question_.reset();  // closed some other way: no answer
+        return false;
+    }
+    ImGui::TextUnformatted(question_->text.c_str());
+    ImGui::TextDisabled("Enter: %s, Esc: Cancel", question_->yesLabel.c_str());
+    bool yes = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter));
+    yes |= ImGui::Button(question_->yesLabel.c_str(), ImVec2(120, 0));
+    ImGui::SameLine();
+    const bool cancel =
+        ImGui::Button("Cancel", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+    if (yes || cancel) {
+        question_.reset();
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+    return yes;
+}
+
+}  // namespace impulse::ui
