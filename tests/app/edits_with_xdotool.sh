@@ -11,6 +11,7 @@
 #     F12 (-4.png, the question); Enter answers "Quit".
 # Usage: edits_with_xdotool.sh APP SCENE DIR
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)  # before the cd below
 app=$1 scene=$2 dir=$3
 cd "$dir"
 "$app" "$scene" --paused --frames 100000 2> "$dir/stderr.txt" &
@@ -28,7 +29,7 @@ mass_x=1013 mass_y=117
 e_x=1013 e_y=137
 viewport_x=640 viewport_y=600
 
-. "$(dirname "$0")/xdotool_input.sh"  # move, click, hold
+. "$here/xdotool_input.sh"  # move, click, hold
 key() { xdotool key --delay 40 "$@"; sleep 0.2; }  # keys for the app (not ImGui)
 type_into_drag_field() {  # x y text
     # Ctrl+click turns a drag field into a text field; ImGui 1.86 reads the mouse and

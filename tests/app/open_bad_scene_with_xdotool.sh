@@ -9,6 +9,7 @@
 # saved on exit to DIR/exit.json; the app's stderr goes to DIR/stderr.txt.
 # Usage: open_bad_scene_with_xdotool.sh APP SCENE DIR SAVE BAD.json...
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)  # before the cd below
 app=$1 scene=$2 dir=$3 save=$4
 shift 4
 cd "$dir"  # F12 screenshots land in the working directory
@@ -27,7 +28,7 @@ open_x=33 open_y=243
 save_x=77 save_y=243
 viewport_x=640 viewport_y=400
 
-. "$(dirname "$0")/xdotool_input.sh"  # move, click, hold
+. "$here/xdotool_input.sh"  # move, click, hold
 key() { xdotool key --delay 30 "$@"; sleep 0.2; }
 type_into_field() {
     click "$field_x" "$field_y"
