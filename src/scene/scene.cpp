@@ -455,9 +455,31 @@ BodyDef readBody(const json& j, const std::string& path, std::size_t bodyIndex) 
     return def;
 }
 
+// The optional `camera` key: all four entries, angles in degrees.
+SceneCamera readCamera(const json& j, const std::string& path) {
+    requireObject(j, path);
+    checkKeys(j, path, {"target", "distance", "yaw", "pitch"});
+    SceneCamera camera;
+    camera.target = readVec3(requireKey(j, "target", path), join(path, "target"));
+    camera.distance = readFloat(requireKey(j, "distance", path), join(path, "distance"));
+    if (!(camera.distance > 0.0f) || camera.distance > kMaxCameraDistance) {
+        fail(join(path, "distance"), "must be > 0 and at most " + std::to_string(static_cast<int>(kMaxCameraDistance)) +
+                                         " (metres from the target)");
+    }
+    camera.yawDegrees = readFloat(requireKey(j, "yaw", path), join(path, "yaw"));
+    if (std::fabs(camera.yawDegrees) > 360.0f) fail(join(path, "yaw"), "must be within [-360, 360] degrees");
+    camera.pitchDegrees = readFloat(requireKey(j, "pitch", path), join(path, "pitch"));
+    if (std::fabs(camera.pitchDegrees) > kMaxCameraPitchDegrees) {
+        fail(join(path, "pitch"), "must be within [-" + std::to_string(static_cast<int>(kMaxCameraPitchDegrees)) +
+                                      ", " + std::to_string(static_cast<int>(kMaxCameraPitchDegrees)) +
+                                      "] degrees (straight up or down has no yaw)");
+    }
+    return camera;
+}
+
 Scene readScene(const json& root) {
     if (!root.is_object()) wrongType("", "a JSON object at the top level", root);
-    checkKeys(root, "", {"version", "name", "world", "bodies"});
+    checkKeys(root, "", {"version", "name", "world", "bodies", "camera"});
 
     auto version = root.find("version");
     if (version == root.end()) {
@@ -474,6 +496,7 @@ Scene readScene(const json& root) {
     if (root.contains("name")) scene.name = readString(root.at("name"), "name");
     if (root.contains("world")) scene.settings = readSettings(root.at("world"), "world");
     if (Validation e = validateSettings(scene.settings)) fail(join("world", e->field), e->rule);
+    if (root.contains("camera")) scene.camera = readCamera(root.at("camera"), "camera");
 
     if (root.contains("bodies")) {
         const json& bodies = root.at("bodies");
@@ -704,7 +727,19 @@ std::string toJson(const Scene& scene) {
         out += "    " + ordered_json(it.key()).dump() + ": ";
         writeInline(it.value(), out);
     }
-    out += "\n  },\n  \"bodies\": [";
+    out += "\n  },\n";
+    if (scene.camera) {
+        const SceneCamera& c = *scene.camera;
+        ordered_json camera = ordered_json::object();
+        camera["target"] = array(c.target);
+        camera["distance"] = number(c.distance);
+        camera["yaw"] = number(c.yawDegrees);
+        camera["pitch"] = number(c.pitchDegrees);
+        out += "  \"camera\": ";
+        writeInline(camera, out);
+        out += ",\n";
+    }
+    out += "  \"bodies\": [";
     for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
         out += i == 0 ? "\n    " : ",\n    ";
         writeInline(bodyJson(scene.bodies[i]), out);

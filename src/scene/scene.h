@@ -6,6 +6,7 @@
 #include "physics/world.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -29,11 +30,30 @@ inline constexpr std::size_t kMaxJsonValues = 50 * kMaxBodies;
 /// Most keys one JSON object may hold (the format's largest object, a body, has 12).
 inline constexpr std::size_t kMaxObjectKeys = 64;
 
+/// Where a scene's view starts (the optional top-level `camera` key): an orbit camera
+/// around `target`. Angles are in degrees, as written in the file.
+struct SceneCamera {
+    vec3 target{0.0f};
+    float distance = 15.0f;    ///< m from the target to the eye, > 0
+    float yawDegrees = 0.0f;   ///< around +y; 0 looks toward -z, 90 toward -x
+    float pitchDegrees = 0.0f; ///< positive looks down onto the target; within +-kMaxCameraPitchDegrees
+    bool operator==(const SceneCamera& o) const {
+        return target == o.target && distance == o.distance && yawDegrees == o.yawDegrees &&
+               pitchDegrees == o.pitchDegrees;
+    }
+};
+
+/// The camera may look at most this steeply down or up (the orbit camera's pole clamp).
+inline constexpr float kMaxCameraPitchDegrees = 88.0f;
+/// Farthest camera distance a file may ask for (m; the orbit camera's zoom limit).
+inline constexpr float kMaxCameraDistance = 2000.0f;
+
 /// A parsed, validated scene: settings plus body definitions in file order.
 struct Scene {
     std::string name;
     WorldSettings settings;
     std::vector<BodyDef> bodies;
+    std::optional<SceneCamera> camera;  ///< none: the app frames the bodies
 };
 
 struct SceneError {
