@@ -1,12 +1,17 @@
 #include "app/app.h"
 
+#include "ui/splitters.h"
+
 #include <glad/glad.h>
 
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the panels' final rectangles, for the layout report
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +24,52 @@ namespace impulse::app {
 namespace {
 
 constexpr double kTargetFrameSeconds = 1.0 / 60.0;  // vsync does nothing under Xvfb: cap ourselves
+// ImGui's default font is a 13-pixel bitmap font; larger text is this size times the scale.
+constexpr float kBaseFontPixels = 13.0f;
+// After input the loop draws this many frames before it may wait again: ImGui needs a
+// frame or two to settle hover and focus after the last event.
+constexpr int kFramesAfterInput = 4;
+// An idle loop still wakes this often (ms): the Stats panel's clock and timings stay fresh.
+constexpr int kIdleWakeMs = 500;
+
+// The panels' look at text scale `scale`, from scratch (ScaleAllSizes is not undoable).
+void applyStyle(float scale) {
+    ImGuiStyle style;
+    ImGui::StyleColorsDark(&style);
+    // Square panels: each covers exactly its rectangle, which the 3D pass leaves out and
+    // fills with the background colour (see Frame's hidden rectangles).
+    style.WindowRounding = 0.0f;
+    style.FrameRounding = 3.0f;
+    style.GrabRounding = 3.0f;
+    style.ItemSpacing = ImVec2(8.0f, 3.0f);  // compact: the inspectors show many rows
+    style.FramePadding = ImVec2(4.0f, 2.0f);
+    // Software GL pays per sample: the default font's glyphs sit on whole pixels, so
+    // nearest sampling of the atlas gives the same text as bilinear, for less. Lines
+    // are then anti-aliased by geometry, as the atlas' baked lines need bilinear.
+    style.AntiAliasedLinesUseTex = false;
+    style.ScaleAllSizes(scale);
+    // Opaque panels: the 3D pass clears the columns to their background colour, so
+    // ImGui draws no background for them (a fully transparent fill is skipped).
+    style.Colors[ImGuiCol_WindowBg].w = 0.0f;
+    ImGui::GetStyle() = style;
+}
+
+// The panels' background as ImGui would draw it opaque (bytes, as ImGui quantises).
+glm::vec4 panelBackground() {
+    ImGuiStyle style;
+    ImGui::StyleColorsDark(&style);
+    ImVec4 background = style.Colors[ImGuiCol_WindowBg];
+    background.w = 1.0f;
+    const ImVec4 q = ImGui::ColorConvertU32ToFloat4(ImGui::ColorConvertFloat4ToU32(background));
+    return glm::vec4(q.x, q.y, q.z, 1.0f);
+}
+
+void useNearestFontSampling() {
+    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<intptr_t>(ImGui::GetIO().Fonts->TexID)));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
 // The frame budget judges the work before the buffer swap, which waits for vsync on a
 // desktop; this much of the frame is left for the swap itself (a copy under Xvfb).
 constexpr double kSwapAllowanceMs = 1.0;
@@ -131,40 +182,19 @@ bool App::openWindow() {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // panel layout is fixed at start; nothing written to the cwd
-    ImGui::StyleColorsDark();
-    ImGuiStyle& style = ImGui::GetStyle();
-    // Square panels: each covers exactly its rectangle, which the 3D pass leaves out and
-    // fills with the background colour (see hiddenPanelRects).
-    style.WindowRounding = 0.0f;
-    style.FrameRounding = 3.0f;
-    style.GrabRounding = 3.0f;
-    style.ItemSpacing = ImVec2(8.0f, 3.0f);  // compact: the inspectors show many rows
-    style.FramePadding = ImVec2(4.0f, 2.0f);
-    // Opaque panels: the 3D pass skips the pixels they cover and clears them to their
-    // background colour (see hiddenPanelRects), so ImGui draws no background for them
-    // (a fully transparent fill is skipped). Bytes, as ImGui would quantise the colour.
-    ImVec4& background = style.Colors[ImGuiCol_WindowBg];
-    background.w = 1.0f;
-    const ImVec4 quantised = ImGui::ColorConvertU32ToFloat4(ImGui::ColorConvertFloat4ToU32(background));
-    frame_.setPanelColor(glm::vec4(quantised.x, quantised.y, quantised.z, 1.0f));
-    background.w = 0.0f;
+    io.IniFilename = nullptr;  // the layout is the app's (settings.h); nothing written to the cwd
+    applyStyle(1.0f);
+    frame_.setPanelColor(panelBackground());
     if (!ImGui_ImplSDL2_InitForOpenGL(window_, context_) || !ImGui_ImplOpenGL3_Init("#version 330 core")) {
         std::fprintf(stderr, "impulse-lab: Dear ImGui cannot start on this window and GL context\n");
         return false;
     }
-    // Software GL pays per sample: the default font's glyphs sit on whole pixels, so
-    // nearest sampling of the atlas gives the same text as bilinear, for less. Lines
-    // are then anti-aliased by geometry, as the atlas' baked lines need bilinear.
-    style.AntiAliasedLinesUseTex = false;
     if (!ImGui_ImplOpenGL3_CreateDeviceObjects()) {
         std::fprintf(stderr, "impulse-lab: Dear ImGui cannot build its GL shaders and font texture\n");
         return false;
     }
-    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<intptr_t>(io.Fonts->TexID)));
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    useNearestFontSampling();
+    textScale_ = 1.0f;
     return true;
 }
 
@@ -203,9 +233,68 @@ void App::sceneRestarted() {
 
 void App::sceneLoaded() {
     panels_.setScenePath(experiment_.scenePath());
-    input_.camera() = render::OrbitCamera{};
-    input_.frameAll();
+    startCamera();
     updateTitle();
+}
+
+void App::startCamera() {
+    render::OrbitCamera& camera = input_.camera();
+    camera = render::OrbitCamera{};
+    if (const std::optional<scene::SceneCamera>& given = experiment_.scene().camera) {
+        camera.target = given->target;
+        camera.distance = given->distance;
+        camera.yaw = glm::radians(given->yawDegrees);
+        camera.pitch = glm::radians(given->pitchDegrees);
+    } else {
+        input_.frameAll();
+    }
+}
+
+scene::SceneCamera App::sceneCamera() const {
+    const render::OrbitCamera& camera = input_.camera();
+    // Yaw as the file's range allows: orbiting adds up turns.
+    const float yaw = std::remainder(glm::degrees(camera.yaw), 360.0f);
+    const float pitch = std::clamp(glm::degrees(camera.pitch), -scene::kMaxCameraPitchDegrees,
+                                   scene::kMaxCameraPitchDegrees);
+    return scene::SceneCamera{camera.target, std::clamp(camera.distance, 1e-3f, scene::kMaxCameraDistance), yaw,
+                              pitch};
+}
+
+void App::layOut() {
+    int width = 0, height = 0;
+    SDL_GetWindowSize(window_, &width, &height);
+    layout_ = ui::computeLayout(width, height, columnWidths_);
+    if (layout_.textScale != textScale_) applyTextScale(layout_.textScale);
+    panels_.setLayout(layout_);
+    int drawableWidth = 0, drawableHeight = 0;
+    SDL_GL_GetDrawableSize(window_, &drawableWidth, &drawableHeight);
+    frame_.resize(drawableWidth, drawableHeight, layout_,
+                  width > 0 ? static_cast<float>(drawableWidth) / static_cast<float>(width) : 1.0f);
+    // Until the overlay has been drawn once, its status bar is two lines of text high.
+    if (statusBarBottom_ <= 0.0f) statusBarBottom_ = 10.0f + 2.0f * kBaseFontPixels * layout_.textScale + 12.0f;
+    input_.setView(layout_.view, statusBarBottom_);
+}
+
+void App::applyTextScale(float scale) {
+    // The default font rasterised at the size needed (whole pixels, no oversampling), so
+    // it stays as sharp as at 13 px rather than a scaled-up bitmap.
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    ImFontConfig font;
+    font.SizePixels = std::round(kBaseFontPixels * scale);
+    io.Fonts->AddFontDefault(&font);
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    useNearestFontSampling();
+    applyStyle(scale);
+    textScale_ = scale;
+}
+
+bool App::idle() const {
+    // --frames runs (tests, screenshots) never wait; nor does anything that moves.
+    return options_.frames < 0 && sim_.paused && !sim_.stepOnce && framesSinceInput_ >= kFramesAfterInput &&
+           !input_.busy() && !experiment_.world().drag().active && !ImGui::IsAnyItemActive() &&
+           std::getenv("IMPULSE_PROFILE") == nullptr;
 }
 
 int App::run() {
@@ -219,8 +308,18 @@ int App::run() {
         sceneRestarted();
         sceneLoaded();
     }
+    settingsPath_ = layoutSettingsPath();
+    if (settingsPath_.empty()) {
+        std::fprintf(stderr, "impulse-lab: neither XDG_CONFIG_HOME nor HOME is set: the panel columns' widths "
+                             "will not be remembered\n");
+    } else if (const std::string problem = loadColumnWidths(settingsPath_, columnWidths_); !problem.empty()) {
+        std::fprintf(stderr, "impulse-lab: layout settings: %s (using the default column widths)\n", problem.c_str());
+    }
+    columnWidths_ = ui::clampWidths(columnWidths_);
+    const ui::ColumnWidths startWidths = columnWidths_;
     if (!openWindow()) return 1;
-    input_.frameAll();  // now with the real window size
+    layOut();
+    startCamera();  // now with the real view rectangle
     const std::string& loaded = experiment_.scenePath();
     panels_.setMessage("loaded " + (loaded.empty() ? std::string("built-in scene") : loaded), false);
 
@@ -245,15 +344,19 @@ int App::run() {
         times.frame = frameSeconds * 1000.0;
 
         ui::PanelRequests requests;  // of the keys and then the panels' buttons
+        // Paused with nothing moving, the loop waits for input rather than drawing the
+        // same picture 60 times a second (a core's worth of software GL).
+        if (idle()) SDL_WaitEventTimeout(nullptr, kIdleWakeMs);
+        ++framesSinceInput_;
         SDL_Event event;
         while (SDL_PollEvent(&event)) {
+            framesSinceInput_ = 0;
             ImGui_ImplSDL2_ProcessEvent(&event);
             handleEvent(event, requests);
             if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_F12) screenshotRequested = true;
         }
-        int width = 0, height = 0;
-        SDL_GL_GetDrawableSize(window_, &width, &height);
-        frame_.resize(width, height);
+        layOut();
+        if (view_.followSelected) input_.follow(experiment_.selected());
         input_.update();
 
         const Uint64 uiStart = SDL_GetPerformanceCounter();
@@ -261,7 +364,9 @@ int App::run() {
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
         panels_.draw(edits_, sim_, view_, frameInfo_, requests);
-        Frame::drawOverlay(experiment_.world(), experiment_.scene().name, sim_, input_.mouseX(), input_.mouseY());
+        if (ui::columnSplitters(layout_, columnWidths_)) framesSinceInput_ = 0;
+        statusBarBottom_ = Frame::drawOverlay(experiment_.world(), experiment_.scene().name, sim_, layout_.view,
+                                              input_.mouseX(), input_.mouseY());
         ImGui::Render();
         const Uint64 uiEnd = SDL_GetPerformanceCounter();
         quit = processRequests(requests);
@@ -338,8 +443,16 @@ int App::run() {
     }
 
     if (profile) printProfile(history, warmUpFrames);
+    if (const char* layoutReport = std::getenv("IMPULSE_LAYOUT_JSON")) writeLayout(layoutReport);
+    const bool widthsChanged =
+        columnWidths_.left != startWidths.left || columnWidths_.right != startWidths.right;
+    if (widthsChanged && !settingsPath_.empty()) {
+        if (const std::string problem = saveColumnWidths(settingsPath_, columnWidths_); !problem.empty()) {
+            std::fprintf(stderr, "impulse-lab: layout settings not saved: %s\n", problem.c_str());
+        }
+    }
     if (!options_.saveOnExit.empty()) {
-        const std::string err = experiment_.save(options_.saveOnExit);
+        const std::string err = experiment_.save(options_.saveOnExit, sceneCamera());
         if (!err.empty()) {
             std::fprintf(stderr, "impulse-lab: save on exit: %s\n", err.c_str());
             exitCode = 1;
@@ -379,6 +492,51 @@ void App::printProfile(const std::vector<FrameTimes>& history, size_t warmUpFram
     };
     std::printf("profile: frames drawn with shadows cut to hold 60 fps: on bodies %td, all %td\n",
                 framesCut(ui::ShadowCut::onBodies), framesCut(ui::ShadowCut::all));
+}
+
+void App::writeLayout(const std::string& path) const {
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    if (!out) {
+        std::fprintf(stderr, "impulse-lab: cannot write the layout report '%s': %s\n", path.c_str(), std::strerror(errno));
+        return;
+    }
+    const auto rect = [](float x, float y, float w, float h) {
+        char text[96];
+        std::snprintf(text, sizeof text, "[%.1f, %.1f, %.1f, %.1f]", static_cast<double>(x), static_cast<double>(y),
+                      static_cast<double>(w), static_cast<double>(h));
+        return std::string(text);
+    };
+    const ui::Rect& v = layout_.view;
+    std::fprintf(out, "{\n  \"window\": %s,\n  \"text_scale\": %.2f,\n  \"view\": %s,\n  \"status_bar_bottom\": %.1f,\n",
+                 rect(0, 0, layout_.window.w, layout_.window.h).c_str(), static_cast<double>(layout_.textScale),
+                 rect(v.x, v.y, v.w, v.h).c_str(), static_cast<double>(statusBarBottom_));
+    // The panels where ImGui drew them this frame (not where the layout asked).
+    std::fprintf(out, "  \"panels\": {");
+    bool first = true;
+    for (const char* name : {"Scene", "World", "Stats", "Body", "Contact inspector", "Help"}) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(name);
+        if (!w || !w->WasActive) continue;
+        std::fprintf(out, "%s\n    \"%s\": %s", first ? "" : ",", name, rect(w->Pos.x, w->Pos.y, w->Size.x, w->Size.y).c_str());
+        first = false;
+    }
+    const render::OrbitCamera& c = input_.camera();
+    std::fprintf(out, "\n  },\n  \"camera\": {\"target\": [%.6g, %.6g, %.6g], \"distance\": %.6g, \"yaw\": %.6g, "
+                      "\"pitch\": %.6g, \"fov_y\": %.6g},\n  \"bodies\": [",
+                 static_cast<double>(c.target.x), static_cast<double>(c.target.y), static_cast<double>(c.target.z),
+                 static_cast<double>(c.distance), static_cast<double>(glm::degrees(c.yaw)),
+                 static_cast<double>(glm::degrees(c.pitch)), static_cast<double>(glm::degrees(c.fovY)));
+    const World& world = experiment_.world();
+    first = true;
+    for (BodyId id : world.bodyIds()) {
+        const Body& b = world.body(id);
+        std::fprintf(out, "%s\n    {\"name\": \"%s\", \"static\": %s, \"position\": [%.6g, %.6g, %.6g], \"radius\": %.6g}",
+                     first ? "" : ",", b.name.c_str(), b.isStatic ? "true" : "false", static_cast<double>(b.position.x),
+                     static_cast<double>(b.position.y), static_cast<double>(b.position.z),
+                     static_cast<double>(boundingRadius(b.shape)));
+        first = false;
+    }
+    std::fprintf(out, "\n  ]\n}\n");
+    std::fclose(out);
 }
 
 void App::saveScreenshotNow(const std::string& path) {
@@ -449,6 +607,9 @@ void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
             break;
         case SDLK_c:
             view_.contacts = !view_.contacts;
+            break;
+        case SDLK_l:
+            view_.followSelected = !view_.followSelected;
             break;
         case SDLK_LEFTBRACKET:
             sim_.timeScale = std::max(0.05f, sim_.timeScale * 0.5f);
@@ -570,7 +731,7 @@ void App::save(const std::string& path, bool confirmed) {
         panels_.confirm(path + " exists. Replace it with the world as it is now?", "Replace", again);
         return;
     }
-    const std::string error = experiment_.save(path);
+    const std::string error = experiment_.save(path, sceneCamera());
     if (!error.empty()) {
         panels_.setMessage(error, true);
         return;

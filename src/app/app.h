@@ -17,7 +17,9 @@
 #include "app/input.h"
 #include "app/options.h"
 #include "app/paths.h"
+#include "app/settings.h"
 #include "app/sim_clock.h"
+#include "ui/layout.h"
 #include "ui/panels.h"
 
 #include <SDL.h>
@@ -57,8 +59,23 @@ private:
     bool openScene(const std::string& path, std::string& error);
     /// After a scene load or reset: the views of the old world are dropped.
     void sceneRestarted();
-    /// After a scene load: the camera frames the new scene and the title names it.
+    /// After a scene load: the camera takes the scene's own, or frames the new scene, and
+    /// the title names it.
     void sceneLoaded();
+    /// The camera as the scene file gives it, or framing all bodies when it gives none.
+    void startCamera();
+    /// The view's camera as a scene file holds it.
+    scene::SceneCamera sceneCamera() const;
+
+    /// This frame's layout from the window's size; rebuilds the font and the style's
+    /// sizes when the text scale changes.
+    void layOut();
+    void applyTextScale(float scale);
+    /// Nothing moves and nothing is held: the loop may wait for input instead of drawing.
+    bool idle() const;
+    /// IMPULSE_LAYOUT_JSON: the panels' and the view's rectangles, the camera and where
+    /// each body is, as JSON (for tests, and for finding widgets).
+    void writeLayout(const std::string& path) const;
 
     void handleEvent(const SDL_Event& event, ui::PanelRequests& requests);
     /// The keys that are not the 3D view's (see Input::handleKey).
@@ -99,6 +116,12 @@ private:
     ui::DebugView view_;
     ui::FrameInfo frameInfo_;
     FrameBudget frameBudget_;  // cuts shadows while frames run late ("hold 60 fps")
+    ui::ColumnWidths columnWidths_;  // as the user dragged them; saved on exit when changed
+    std::string settingsPath_;
+    ui::Layout layout_;
+    float textScale_ = 1.0f;         // what the font atlas and the style were built for
+    float statusBarBottom_ = 0.0f;   // the overlay's status bar, last frame (window pixels)
+    int framesSinceInput_ = 0;       // input wakes the loop; a few frames then settle ImGui
     int screenshotCount_ = 0;
     std::string title_;      // as last set on the window
     std::string savedPath_;  // the file last saved to: saving there again does not ask

@@ -375,8 +375,10 @@ std::string Experiment::open(const std::string& path) {
     return "";
 }
 
-std::string Experiment::save(const std::string& path) const {
-    return scene::saveSceneFile(scene::captureScene(world_, scene_.name), path);
+std::string Experiment::save(const std::string& path, const std::optional<scene::SceneCamera>& camera) const {
+    scene::Scene scene = scene::captureScene(world_, scene_.name);
+    scene.camera = camera;
+    return scene::saveSceneFile(scene, path);
 }
 
 void Experiment::step() {

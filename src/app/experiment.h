@@ -113,8 +113,9 @@ public:
 
     /// Reads a scene file and applies LoadScene; returns the file's error ("" when loaded).
     std::string open(const std::string& path);
-    /// Writes the world as it is now as a scene file; returns the error ("" when saved).
-    std::string save(const std::string& path) const;
+    /// Writes the world as it is now as a scene file, with the view's camera when given;
+    /// returns the error ("" when saved).
+    std::string save(const std::string& path, const std::optional<scene::SceneCamera>& camera = std::nullopt) const;
 
     /// Advances the world by one step of settings().timestep.
     void step();

@@ -48,9 +48,19 @@ bool Frame::init(const std::string& shaderDir, std::string& error) {
 
 void Frame::release() { renderer_.reset(); }
 
-void Frame::resize(int width, int height) {
+void Frame::resize(int width, int height, const ui::Layout& layout, float pixelScale) {
     width_ = width;
     height_ = height;
+    layout_ = layout;
+    pixelScale_ = pixelScale;
+}
+
+glm::ivec4 Frame::toFramebuffer(const ui::Rect& rect) const {
+    const int x0 = static_cast<int>(std::round(rect.x * pixelScale_));
+    const int x1 = static_cast<int>(std::round(rect.right() * pixelScale_));
+    const int top = static_cast<int>(std::round(rect.y * pixelScale_));
+    const int bottom = static_cast<int>(std::round(rect.bottom() * pixelScale_));
+    return glm::ivec4(x0, height_ - bottom, x1 - x0, bottom - top);
 }
 
 void Frame::capturePoses(const World& world) {
@@ -188,7 +198,12 @@ render::RenderOptions Frame::renderOptions(const glm::vec3& focus, const ui::Deb
             hi = glm::max(hi, p + vec3(r));
         }
     }
+    // The columns, margins included, are the panels' background: the view is drawn
+    // only between them, and the panels docked in them cannot overlap one another.
     ro.hiddenRects = hiddenPanelRects();
+    ro.hiddenRects.push_back(toFramebuffer(layout_.leftColumn));
+    ro.hiddenRects.push_back(toFramebuffer(layout_.rightColumn));
+    ro.viewport = toFramebuffer(layout_.view);
     ro.panelColor = panelColor_;
     // A body flung far away must not spread the map's texels over kilometres.
     constexpr float kMaxShadowReach = 80.0f;  // m from the camera's focus
@@ -222,21 +237,22 @@ std::vector<glm::ivec4> Frame::hiddenPanelRects() const {
     return rects;
 }
 
-void Frame::drawOverlay(const World& world, const std::string& sceneName, const ui::SimControls& sim,
-                        int mouseX, int mouseY) {
+float Frame::drawOverlay(const World& world, const std::string& sceneName, const ui::SimControls& sim,
+                         const ui::Rect& view, int mouseX, int mouseY) {
     ImDrawList* dl = ImGui::GetForegroundDrawList();
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float centre = view.x + 0.5f * view.w;
     char text[256];
     std::snprintf(text, sizeof text, "%s  |  %d bodies  |  %s%s", sceneName.c_str(), world.bodyCount(),
                   sim.paused ? "PAUSED" : "running", sim.timeScale != 1.0f ? "  (slow motion)" : "");
     const ImVec2 size = ImGui::CalcTextSize(text);
-    const ImVec2 pos(0.5f * (display.x - size.x), 10.0f);
+    const ImVec2 pos(centre - 0.5f * size.x, view.y + 10.0f);
     dl->AddRectFilled(ImVec2(pos.x - 8, pos.y - 4), ImVec2(pos.x + size.x + 8, pos.y + size.y + 4),
                       IM_COL32(20, 24, 30, 170), 4.0f);
     dl->AddText(pos, sim.paused ? IM_COL32(255, 200, 90, 255) : IM_COL32(230, 235, 240, 255), text);
     const char* hint = "H: help";
-    dl->AddText(ImVec2(0.5f * (display.x - ImGui::CalcTextSize(hint).x), pos.y + size.y + 8),
-                IM_COL32(200, 205, 215, 200), hint);
+    const ImVec2 hintSize = ImGui::CalcTextSize(hint);
+    dl->AddText(ImVec2(centre - 0.5f * hintSize.x, pos.y + size.y + 8), IM_COL32(200, 205, 215, 200), hint);
+    const float statusBottom = pos.y + size.y + 8 + hintSize.y;
     const DragState& drag = world.drag();
     if (drag.active) {
         std::snprintf(text, sizeof text, "drag force %.1f N", static_cast<double>(glm::length(drag.force)));
@@ -246,6 +262,7 @@ void Frame::drawOverlay(const World& world, const std::string& sceneName, const 
                           3.0f);
         dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
     }
+    return statusBottom;
 }
 
 }  // namespace impulse::app

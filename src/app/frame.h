@@ -30,8 +30,9 @@ public:
     void setPanelColor(const glm::vec4& color) { panelColor_ = color; }
     /// Frees the GL objects; call while the context lives.
     void release();
-    /// The drawable's size in pixels this frame.
-    void resize(int width, int height);
+    /// The drawable's size in pixels this frame, and where the 3D view and the panel
+    /// columns are (window pixels; `pixelScale` drawable pixels per window pixel).
+    void resize(int width, int height, const ui::Layout& layout, float pixelScale);
 
     /// Before each step: the poses the next frames blend from.
     void capturePoses(const World& world);
@@ -47,9 +48,10 @@ public:
     /// Saves the back buffer (before the swap) as a PNG; returns "" or the error.
     std::string saveScreenshot(const std::string& path) const;
 
-    /// The scene's name, body count and run state above the view, and the drag force by the cursor.
-    static void drawOverlay(const World& world, const std::string& sceneName, const ui::SimControls& sim,
-                            int mouseX, int mouseY);
+    /// The scene's name, body count and run state at the top of the view, and the drag
+    /// force by the cursor. Returns the status bar's bottom edge (window pixels).
+    static float drawOverlay(const World& world, const std::string& sceneName, const ui::SimControls& sim,
+                             const ui::Rect& view, int mouseX, int mouseY);
 
 private:
     struct Pose {
@@ -63,10 +65,14 @@ private:
                          const ui::ContactKey& pickedContact);
     render::RenderOptions renderOptions(const glm::vec3& focus, const ui::DebugView& view, ui::ShadowCut cut) const;
     std::vector<glm::ivec4> hiddenPanelRects() const;
+    /// A window rectangle in framebuffer pixels (x, y from the bottom left, width, height).
+    glm::ivec4 toFramebuffer(const ui::Rect& rect) const;
 
     std::unique_ptr<render::Renderer> renderer_;
     glm::vec4 panelColor_{0.0f};
     int width_ = 0, height_ = 0;  // drawable size in pixels
+    ui::Layout layout_;
+    float pixelScale_ = 1.0f;
     std::vector<Pose> previous_;  // pose before the last step, by body index
     render::DrawList draw_;
     render::DebugDraw debug_;

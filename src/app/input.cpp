@@ -16,13 +16,19 @@ constexpr float kShotRadius = 0.25f;      // m
 constexpr float kShotMass = 2.0f;         // kg
 constexpr float kSpawnSize = 0.5f;        // m, box half extent and sphere radius
 constexpr float kOrbitRadiansPerPixel = 0.006f;
-// Panels take this much width on the sides; framing fits bodies into what is left.
-constexpr int kPanelWidths = 710;
+// Framing leaves this share of the view's half width and half height free at the edges.
+constexpr float kFrameMargin = 0.12f;
+// Framing shows at least this far around the centre (m): a lone small body is seen with
+// some room, and a mouse drag across the view moves it by metres, not centimetres.
+constexpr float kMinFrameHalfSize = 2.0f;
+// Framing also shows where moving bodies will be this long from now, at their speed.
+constexpr float kFrameLookAheadSeconds = 2.0f;
 
 }  // namespace
 
 Input::Input(Experiment& experiment, int width, int height)
-    : experiment_(experiment), defaultWidth_(width), defaultHeight_(height) {}
+    : experiment_(experiment),
+      view_{0.0f, 0.0f, static_cast<float>(std::max(width, 1)), static_cast<float>(std::max(height, 1))} {}
 
 void Input::handleMouse(const SDL_Event& event) {
     const ImGuiIO& io = ImGui::GetIO();
@@ -30,7 +36,8 @@ void Input::handleMouse(const SDL_Event& event) {
         case SDL_MOUSEBUTTONDOWN:
             mouseX_ = event.button.x;
             mouseY_ = event.button.y;
-            if (io.WantCaptureMouse) break;
+            // The columns' margins are not the view: a press there picks and orbits nothing.
+            if (io.WantCaptureMouse || !view_.contains(static_cast<float>(mouseX_), static_cast<float>(mouseY_))) break;
             if (event.button.button == SDL_BUTTON_LEFT) {
                 beginMouseDrag();
             } else if (event.button.button == SDL_BUTTON_RIGHT) {
@@ -60,11 +67,7 @@ void Input::handleMouse(const SDL_Event& event) {
             mouseY_ = event.motion.y;
             const float dx = static_cast<float>(event.motion.xrel), dy = static_cast<float>(event.motion.yrel);
             if (orbiting_) camera_.orbit(-dx * kOrbitRadiansPerPixel, dy * kOrbitRadiansPerPixel);
-            if (panning_) {
-                int w = 1, h = 1;
-                windowSize(w, h);
-                camera_.pan(dx, dy, static_cast<float>(h));
-            }
+            if (panning_) camera_.pan(dx, dy, view_.h);
             break;
         }
         case SDL_MOUSEWHEEL:
@@ -149,12 +152,8 @@ void Input::updateHover() {
 }
 
 BodyDef Input::spawnDef(ShapeType type) const {
-    int w = 1, h = 1;
-    windowSize(w, h);
     const render::Ray ray =
-        mouseInView() ? mouseRay()
-                      : camera_.rayThroughPixel(0.5f * static_cast<float>(w), 0.5f * static_cast<float>(h),
-                                                static_cast<float>(w), static_cast<float>(h));
+        mouseInView() ? mouseRay() : camera_.rayThroughPixel(0.5f * view_.w, 0.5f * view_.h, view_.w, view_.h);
     BodyDef def;
     def.shape = type == ShapeType::Box ? Shape::box(vec3(kSpawnSize)) : Shape::sphere(kSpawnSize);
     def.name = uniqueName(type == ShapeType::Box ? "box" : "sphere");
@@ -217,6 +216,11 @@ void Input::frameAll() {
             if (pass == 0 && b.isStatic && glm::length(box.upper - box.lower) > 2.0f * kLargeStatic) continue;
             lo = glm::min(lo, box.lower);
             hi = glm::max(hi, box.upper);
+            // A rolling or thrown body soon leaves a tight frame: show its way along the
+            // ground too (not up or down, where gravity and contacts decide).
+            const vec3 ahead = b.linearVelocity * kFrameLookAheadSeconds * vec3(1.0f, 0.0f, 1.0f);
+            lo = glm::min(lo, box.lower + ahead);
+            hi = glm::max(hi, box.upper + ahead);
             any = true;
         }
     }
@@ -224,12 +228,17 @@ void Input::frameAll() {
         lo = vec3(-5.0f);
         hi = vec3(5.0f);
     }
-    int winW = defaultWidth_, winH = defaultHeight_;
-    windowSize(winW, winH);
-    const int freeWidth = winW - kPanelWidths > winW / 3 ? winW - kPanelWidths : winW;
-    // The bounding sphere of a box overestimates what must fit: 0.8 keeps a small margin.
-    camera_.frame(0.5f * (lo + hi), std::max(0.4f * glm::length(hi - lo), 2.5f),
-                  static_cast<float>(freeWidth) / static_cast<float>(std::max(winH, 1)));
+    frameBox(lo, hi);
+}
+
+void Input::frameBox(const vec3& boxLower, const vec3& boxUpper) {
+    const vec3 centre = 0.5f * (boxLower + boxUpper);
+    const vec3 lower = glm::min(boxLower, centre - vec3(kMinFrameHalfSize));
+    const vec3 upper = glm::max(boxUpper, centre + vec3(kMinFrameHalfSize));
+    // The status bar at the view's top is kept free as well, as a share of the half height.
+    const float statusShare = 2.0f * std::max(statusBarBottom_ - view_.y, 0.0f) / std::max(view_.h, 1.0f);
+    camera_.frameBox(lower, upper, view_.w / std::max(view_.h, 1.0f), kFrameMargin, kFrameMargin + statusShare,
+                     kFrameMargin);
 }
 
 void Input::frameBody(BodyId id) {
@@ -238,24 +247,26 @@ void Input::frameBody(BodyId id) {
         frameAll();
         return;
     }
+    // The body with room around it: twice its size on every side (and at least the
+    // frame's smallest size).
     const Body& b = world.body(id);
-    camera_.target = b.position;
-    camera_.distance = std::max(6.0f * boundingRadius(b.shape), 3.0f);
+    const vec3 room(2.0f * boundingRadius(b.shape));
+    frameBox(b.position - room, b.position + room);
 }
 
-void Input::windowSize(int& width, int& height) const {
-    if (window_) SDL_GetWindowSize(window_, &width, &height);
+void Input::follow(BodyId id) {
+    const World& world = experiment_.world();
+    if (world.isValid(id)) camera_.target = world.body(id).position;
 }
 
 render::Ray Input::mouseRay() const {
-    int w = 1, h = 1;
-    windowSize(w, h);
-    return camera_.rayThroughPixel(static_cast<float>(mouseX_), static_cast<float>(mouseY_), static_cast<float>(w),
-                                   static_cast<float>(h));
+    return camera_.rayThroughPixel(static_cast<float>(mouseX_) - view_.x, static_cast<float>(mouseY_) - view_.y,
+                                   view_.w, view_.h);
 }
 
 bool Input::mouseInView() const {
-    return !ImGui::GetIO().WantCaptureMouse && window_ && SDL_GetMouseFocus() == window_;
+    return !ImGui::GetIO().WantCaptureMouse && window_ && SDL_GetMouseFocus() == window_ &&
+           view_.contains(static_cast<float>(mouseX_), static_cast<float>(mouseY_));
 }
 
 }  // namespace impulse::app

@@ -19,6 +19,13 @@ public:
     Input(Experiment& experiment, int width, int height);
 
     void setWindow(SDL_Window* window) { window_ = window; }
+    /// Where the 3D view is this frame (window pixels), and the bottom of the status bar
+    /// drawn at its top: picking, panning and framing use this rectangle.
+    void setView(const ui::Rect& view, float statusBarBottom) {
+        view_ = view;
+        statusBarBottom_ = statusBarBottom;
+    }
+    const ui::Rect& view() const { return view_; }
 
     /// Mouse buttons, motion and wheel (not those ImGui takes).
     void handleMouse(const SDL_Event& event);
@@ -37,10 +44,15 @@ public:
     /// A copy of a body (named NAME_N) beside it along +x, clear of it by a few centimetres.
     BodyDef duplicateDef(BodyId id) const;
 
-    /// Fits the bodies into the view left between the side panels.
+    /// Fits the bodies, and where the moving ones will be in a moment, into the view
+    /// rectangle below its status bar, with margins.
     void frameAll();
-    /// Centres the camera on a body, or frames all when `id` is not a body.
+    /// Fits a body and its surroundings into the view, or frames all when `id` is not a body.
     void frameBody(BodyId id);
+    /// Keeps the camera's target on the body (following it); nothing when `id` is not a body.
+    void follow(BodyId id);
+    /// The camera moves with the mouse (orbit or pan) or holds a body: the view is changing.
+    bool busy() const { return grabbing_ || orbiting_ || panning_; }
 
     render::OrbitCamera& camera() { return camera_; }
     const render::OrbitCamera& camera() const { return camera_; }
@@ -52,7 +64,8 @@ private:
     void beginMouseDrag();
     void updateDragTarget();
     void updateHover();
-    void windowSize(int& width, int& height) const;
+    /// Frames the box [lower, upper] into the view rectangle (see frameAll).
+    void frameBox(const vec3& lower, const vec3& upper);
     render::Ray mouseRay() const;
     /// The mouse is over the 3D view: in the window and on no panel.
     bool mouseInView() const;
@@ -60,7 +73,8 @@ private:
 
     Experiment& experiment_;
     SDL_Window* window_ = nullptr;
-    int defaultWidth_, defaultHeight_;
+    ui::Rect view_;  // the 3D view in the window
+    float statusBarBottom_ = 0.0f;
     render::OrbitCamera camera_;
 
     int mouseX_ = 0, mouseY_ = 0;

@@ -60,6 +60,28 @@ void OrbitCamera::frame(const glm::vec3& centre, float radius, float aspect) {
     distance = std::clamp(radius / std::sin(half) * 1.05f, kMinDistance, kMaxDistance);
 }
 
+void OrbitCamera::frameBox(const glm::vec3& lower, const glm::vec3& upper, float aspect, float marginSides,
+                           float marginTop, float marginBottom) {
+    target = 0.5f * (lower + upper);
+    const glm::vec3 f = forward(), r = right(), u = up();
+    const float tanY = std::tan(fovY * 0.5f), tanX = tanY * std::max(aspect, 1e-3f);
+    // NDC bounds a corner may reach: |x| <= sides, -bottom <= y <= top.
+    const float sides = std::max(1.0f - marginSides, 0.05f);
+    const float top = std::max(1.0f - marginTop, 0.05f), bottom = std::max(1.0f - marginBottom, 0.05f);
+    float needed = kMinDistance;
+    for (int i = 0; i < 8; ++i) {
+        const glm::vec3 corner((i & 1) ? upper.x : lower.x, (i & 2) ? upper.y : lower.y, (i & 4) ? upper.z : lower.z);
+        const glm::vec3 q = corner - target;
+        // At eye distance d the corner is d + z deep, and x / ((d + z) tanX) is its NDC x:
+        // each bound is linear in d, so the nearest distance is the largest of them.
+        const float x = glm::dot(q, r), y = glm::dot(q, u), z = glm::dot(q, f);
+        needed = std::max(needed, std::fabs(x) / (tanX * sides) - z);
+        needed = std::max(needed, (y > 0.0f ? y / (tanY * top) : -y / (tanY * bottom)) - z);
+        needed = std::max(needed, nearPlane() - z);
+    }
+    distance = std::clamp(needed, kMinDistance, kMaxDistance);
+}
+
 Ray OrbitCamera::rayThroughPixel(float x, float y, float width, float height) const {
     const float aspect = width / std::max(height, 1.0f);
     const float ndcX = 2.0f * (x + 0.5f) / width - 1.0f;

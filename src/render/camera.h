@@ -36,6 +36,11 @@ public:
     void zoom(float steps);
     /// Looks at a sphere (centre, radius) from the current direction so that it fills the view.
     void frame(const glm::vec3& centre, float radius, float aspect);
+    /// Looks at the box's centre from the current direction, at the nearest distance from
+    /// which all its corners project inside the view less the margins: fractions of the
+    /// view's half width (left and right) and half height (top, bottom) left free.
+    void frameBox(const glm::vec3& lower, const glm::vec3& upper, float aspect, float marginSides,
+                  float marginTop, float marginBottom);
 
     /// World ray through pixel (x, y) of a width x height viewport (origin top-left).
     Ray rayThroughPixel(float x, float y, float width, float height) const;

@@ -597,7 +597,9 @@ void Renderer::drawShadowRects(const std::vector<glm::ivec4>& rects, const glm::
 
 void Renderer::render(const OrbitCamera& camera, int width, int height, const DrawList& draw,
                       const DebugDraw& debug, const RenderOptions& options) {
-    const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
+    const glm::ivec4 viewport = options.viewport.z > 0 && options.viewport.w > 0 ? options.viewport
+                                                                                 : glm::ivec4(0, 0, width, height);
+    const float aspect = static_cast<float>(viewport.z) / static_cast<float>(std::max(viewport.w, 1));
     const glm::mat4 viewProj = camera.projection(aspect) * camera.view();
     const glm::vec3 eye = camera.eye();
 
@@ -723,7 +725,7 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     const size_t boxCasters = boxRun[3];
     // Spheres (always casters): far ones first with the coarse mesh, near ones after
     // with the fine mesh; each run front to back; the hidden ones last.
-    const float pixelsPerMetre = static_cast<float>(height) / (2.0f * std::tan(camera.fovY * 0.5f));
+    const float pixelsPerMetre = static_cast<float>(viewport.w) / (2.0f * std::tan(camera.fovY * 0.5f));
     size_t coarseSpheres = 0, seenSpheres = 0;
     {
         std::vector<Instance>& out = sorted_[1];
@@ -783,7 +785,7 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
 
-    glViewport(0, 0, width, height);
+    glViewport(viewport.x, viewport.y, viewport.z, viewport.w);
     // No colour clear: the sky fills every pixel that neither a body nor a panel covers.
     glClear(GL_DEPTH_BUFFER_BIT);
     if (!options.hiddenRects.empty()) {

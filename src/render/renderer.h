@@ -62,6 +62,9 @@ struct RenderOptions {
     /// and fills them with `panelColor`, the panels' background, by a clear.
     std::vector<glm::ivec4> hiddenRects;
     glm::vec4 panelColor{0.0f, 0.0f, 0.0f, 1.0f};
+    /// The 3D view's framebuffer rectangle (x, y from the bottom left, width, height):
+    /// the projection's aspect and the GL viewport. Empty: the whole framebuffer.
+    glm::ivec4 viewport{0};
 };
 
 /// What the GL context says it is (logged at start, shown in bug reports).

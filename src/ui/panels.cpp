@@ -13,9 +13,6 @@ namespace impulse::ui {
 
 namespace {
 
-constexpr float kMargin = 8.0f;
-constexpr float kLeftWidth = 330.0f;
-constexpr float kRightWidth = 350.0f;
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
 const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
 const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
@@ -29,9 +26,14 @@ std::string bodyLabel(const World& world, BodyId id) {
     return "#" + std::to_string(id.index);
 }
 
-void placeWindow(float x, float y, float w, float h) {
-    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+// The column panels stay where the layout puts them: docked panels cannot overlap, so
+// the 3D pass's clear of the columns is their background in every layout (see Frame).
+constexpr ImGuiWindowFlags kColumnPanel =
+    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+
+void placeWindow(const Rect& rect) {
+    ImGui::SetNextWindowPos(ImVec2(rect.x, rect.y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(rect.w, rect.h), ImGuiCond_Always);
 }
 
 /// Shows `text` while the mouse is over the last item: what a setting does in the model.
@@ -81,6 +83,7 @@ const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
         {"Middle drag, Shift+right drag", "pan camera"},
         {"Mouse wheel", "zoom"},
         {"F", "frame selection (all bodies if none)"},
+        {"L", "camera follows the selected body (on / off)"},
         {"Space", "pause / run"},
         {"S or .", "single step (pauses)"},
         {"R", "reset scene"},
@@ -130,8 +133,8 @@ void Panels::confirmationPopup(PanelRequests& requests) {
 }
 
 void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests) {
-    placeWindow(kMargin, kMargin, kLeftWidth, 276.0f);
-    if (!ImGui::Begin("Scene")) {
+    placeWindow(layout_.scene);
+    if (!ImGui::Begin("Scene", nullptr, kColumnPanel)) {
         ImGui::End();
         return;
     }
@@ -195,8 +198,8 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
 
 void Panels::worldWindow(EditTarget& target, DebugView& view) {
     const World& world = target.world();
-    placeWindow(kMargin, 292.0f, kLeftWidth, 216.0f);
-    if (!ImGui::Begin("World")) {
+    placeWindow(layout_.world);
+    if (!ImGui::Begin("World", nullptr, kColumnPanel)) {
         ImGui::End();
         return;
     }
@@ -290,6 +293,7 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
         ImGui::Checkbox("principal axes", &view.principalAxes);
         ImGui::SameLine(200);
         ImGui::Checkbox("shadows", &view.shadows);
+        ImGui::Checkbox("follow selected body (L)", &view.followSelected);
         ImGui::Checkbox("hold 60 fps", &view.holdFrameRate);
         if (ImGui::IsItemHovered()) {
             ImGui::SetTooltip("While frames take longer than 1/60 s (a falling pile on software GL),\n"
@@ -305,9 +309,8 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
 
 void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     const World& world = target.world();
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    placeWindow(display.x - kRightWidth - kMargin, kMargin, kRightWidth, 372.0f);
-    if (!ImGui::Begin("Body")) {
+    placeWindow(layout_.body);
+    if (!ImGui::Begin("Body", nullptr, kColumnPanel)) {
         ImGui::End();
         return;
     }
@@ -509,9 +512,8 @@ void Panels::effectiveCoefficients(const World& world, BodyId id) {
 }
 
 void Panels::contactWindow(const World& world, BodyId selected) {
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    placeWindow(display.x - kRightWidth - kMargin, 388.0f, kRightWidth, display.y - 396.0f);
-    if (!ImGui::Begin("Contact inspector")) {
+    placeWindow(layout_.contacts);
+    if (!ImGui::Begin("Contact inspector", nullptr, kColumnPanel)) {
         ImGui::End();
         return;
     }
@@ -631,9 +633,8 @@ void Panels::contactWindow(const World& world, BodyId selected) {
 }
 
 void Panels::statsWindow(const World& world, const FrameInfo& frame) {
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    placeWindow(kMargin, 516.0f, kLeftWidth, display.y - 524.0f);
-    if (!ImGui::Begin("Stats")) {
+    placeWindow(layout_.stats);
+    if (!ImGui::Begin("Stats", nullptr, kColumnPanel)) {
         ImGui::End();
         return;
     }
@@ -705,12 +706,16 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame) {
 
 void Panels::helpWindow() {
     if (!showHelp_) return;
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(560.0f, 0.0f), ImGuiCond_Appearing);
+    const Rect& view = layout_.view;
+    ImGui::SetNextWindowPos(ImVec2(view.x + 0.5f * view.w, view.y + 0.5f * view.h), ImGuiCond_Appearing,
+                            ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(560.0f * layout_.textScale, 0.0f), ImGuiCond_Appearing);
+    // Help may be moved over the columns: it draws its own background, in order, so
+    // the panels under it do not show through (the columns' clear is behind them all).
+    ImGui::SetNextWindowBgAlpha(1.0f);
     if (ImGui::Begin("Help", &showHelp_)) {
         if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
-            ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 220.0f);
+            ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed, 220.0f * layout_.textScale);
             ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthStretch);
             for (const auto& [key, action] : keyList()) {
                 ImGui::TableNextRow();

@@ -8,6 +8,7 @@
 #include "ui/edit.h"
 #include "ui/field_draft.h"
 #include "ui/question.h"
+#include "ui/layout.h"
 
 #include <string>
 #include <vector>
@@ -35,6 +36,7 @@ struct DebugView {
     float velocityScale = 0.25f; ///< m of arrow per m/s
     bool shadows = true;
     bool holdFrameRate = true;  ///< let the app cut shadows while frames run late (see FrameBudget)
+    bool followSelected = false;  ///< the camera's target follows the selected body
 };
 
 /// What the app has cut from the shadows to hold 60 fps, in the order it cuts.
@@ -97,6 +99,8 @@ public:
     /// Asks `question` in a modal popup; "yes" hands `onYes` back (confirmed) from a later draw().
     void confirm(std::string question, std::string yesLabel, PanelRequests onYes);
     void toggleHelp() { showHelp_ = !showHelp_; }
+    /// Where the panels go this frame (the app computes it from the window size).
+    void setLayout(const Layout& layout) { layout_ = layout; }
     void refreshPresets();
 
     /// Key list shown in the Help panel (also used by the README).
@@ -113,6 +117,7 @@ private:
     void helpWindow();
     void confirmationPopup(PanelRequests& requests);
 
+    Layout layout_;
     std::string presetDir_;
     std::vector<std::string> presets_;
     std::string scenePath_;
