@@ -1,0 +1,138 @@
+// The 3D view as the app lays it out: every preset's moving bodies inside the view
+// rectangle (below its status bar) on the first frame, and still inside it where
+// impulse-sim puts them two simulated seconds later (the app's own clock follows the
+// wall clock, so a loaded machine would blur "two seconds"), projected with the camera
+// the app reports (IMPULSE_LAYOUT_JSON); the scene's camera key kept through a run and
+// a save.
+#include "render/camera.h"
+#include "ui/edit.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kApp = IMPULSE_LAB_PATH;
+const std::string kSource = IMPULSE_SOURCE_DIR;
+const std::string kSim = IMPULSE_SIM_PATH;
+constexpr int kStepsInTwoSeconds = 120;  // the presets' 1/60 s step
+
+std::string tempFile(const std::string& name) {
+    return (fs::temp_directory_path() / ("impulse_view_test_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
+// The app on SDL's hidden offscreen driver; leak checking is off as in test_app_run.cpp.
+int runOffscreen(const std::string& args, const std::string& layoutReport) {
+    const std::string command = "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" SDL_VIDEODRIVER=offscreen "
+                                "IMPULSE_LAYOUT_JSON='" + layoutReport + "' '" + kApp + "' " + args + " > /dev/null";
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+nlohmann::json readJson(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return nlohmann::json();
+    return nlohmann::json::parse(in);
+}
+
+impulse::render::OrbitCamera cameraOf(const nlohmann::json& report) {
+    const nlohmann::json& c = report.at("camera");
+    impulse::render::OrbitCamera camera;
+    camera.target = glm::vec3(c["target"][0], c["target"][1], c["target"][2]);
+    camera.distance = c["distance"];
+    camera.yaw = glm::radians(c["yaw"].get<float>());
+    camera.pitch = glm::radians(c["pitch"].get<float>());
+    camera.fovY = glm::radians(c["fov_y"].get<float>());
+    return camera;
+}
+
+// The report's bodies moved to where `summary` (impulse-sim --summary) has them.
+nlohmann::json movedTo(nlohmann::json report, const nlohmann::json& summary) {
+    for (nlohmann::json& b : report.at("bodies")) {
+        for (const nlohmann::json& later : summary.at("bodies")) {
+            if (later.at("name") == b.at("name")) b["position"] = later.at("position");
+        }
+    }
+    return report;
+}
+
+// Names of the moving bodies whose centre, or whose top (centre plus radius, up the
+// screen), is not inside the view rectangle below the status bar.
+std::vector<std::string> bodiesOutOfView(const nlohmann::json& report) {
+    const impulse::render::OrbitCamera camera = cameraOf(report);
+    const nlohmann::json& v = report.at("view");
+    const float x = v[0], y = v[1], w = v[2], h = v[3];
+    const float top = report.at("status_bar_bottom");
+    std::vector<std::string> out;
+    for (const nlohmann::json& b : report.at("bodies")) {
+        if (b.at("static")) continue;
+        const glm::vec3 p(b["position"][0], b["position"][1], b["position"][2]);
+        const float r = b["radius"];
+        for (const glm::vec3& point : {p, p + camera.up() * r}) {
+            const glm::vec4 s = camera.project(point, w, h);  // pixels within the view
+            const bool in = s.w > 0.0f && s.x >= 0.0f && s.x <= w && y + s.y >= top && s.y <= h;
+            if (!in) {
+                out.push_back(b["name"].get<std::string>() + " at screen (" + std::to_string(x + s.x) + ", " +
+                              std::to_string(y + s.y) + ")");
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(AppView, EveryPresetShowsItsMovingBodiesInTheViewAtFirstAndTwoSecondsIn) {
+    const std::string dir = kSource + "/assets/scenes";
+    const std::string report = tempFile("layout.json"), summary = tempFile("summary.json");
+    for (const std::string& preset : impulse::ui::listPresets(dir)) {
+        if (preset.rfind("bench/", 0) == 0) continue;  // the benchmark's piles, not presets to look at
+        SCOPED_TRACE(preset);
+        const std::string path = "'" + dir + "/" + preset + "'";
+        fs::remove(report);
+        ASSERT_EQ(runOffscreen(path + " --frames 1 --paused", report), 0);
+        const nlohmann::json first = readJson(report);
+        ASSERT_TRUE(first.is_object()) << "no layout report";
+        std::vector<std::string> out = bodiesOutOfView(first);
+        EXPECT_TRUE(out.empty()) << "first frame: " << out.size() << " out of view, first: " << out.front();
+
+        ASSERT_EQ(std::system(("'" + kSim + "' " + path + " --steps " + std::to_string(kStepsInTwoSeconds) +
+                               " --summary > '" + summary + "'").c_str()),
+                  0);
+        out = bodiesOutOfView(movedTo(first, readJson(summary)));
+        EXPECT_TRUE(out.empty()) << "2 s later: " << out.size() << " out of view, first: " << out.front();
+    }
+    fs::remove(report);
+    fs::remove(summary);
+}
+
+TEST(AppView, TheSceneCameraIsUsedAndSavedBack) {
+    const std::string scene = tempFile("camera.json"), saved = tempFile("camera_saved.json");
+    const std::string report = tempFile("camera_layout.json");
+    std::ofstream(scene) << R"({"version": 1, "name": "camera",
+        "camera": {"target": [1, 2, 3], "distance": 7.5, "yaw": -30, "pitch": 20},
+        "bodies": [{"name": "ball", "shape": {"type": "sphere", "radius": 0.5}, "position": [1, 2, 3]}]})";
+    ASSERT_EQ(runOffscreen("'" + scene + "' --frames 2 --paused --save-on-exit '" + saved + "'", report), 0);
+    const nlohmann::json layout = readJson(report);
+    ASSERT_TRUE(layout.is_object());
+    EXPECT_NEAR(layout["camera"]["distance"].get<float>(), 7.5f, 1e-4f);
+    EXPECT_NEAR(layout["camera"]["yaw"].get<float>(), -30.0f, 1e-3f);
+    EXPECT_NEAR(layout["camera"]["pitch"].get<float>(), 20.0f, 1e-3f);
+    const nlohmann::json camera = readJson(saved).at("camera");
+    EXPECT_EQ(camera["target"], nlohmann::json::parse("[1, 2, 3]"));
+    EXPECT_NEAR(camera["distance"].get<float>(), 7.5f, 1e-5f);
+    EXPECT_NEAR(camera["yaw"].get<float>(), -30.0f, 1e-4f);
+    EXPECT_NEAR(camera["pitch"].get<float>(), 20.0f, 1e-4f);
+    for (const std::string& f : {scene, saved, report}) fs::remove(f);
+}
