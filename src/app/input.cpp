@@ -23,6 +23,8 @@ constexpr float kFrameMargin = 0.12f;
 constexpr float kMinFrameHalfSize = 2.0f;
 // Framing also shows where moving bodies will be this long from now, at their speed.
 constexpr float kFrameLookAheadSeconds = 2.0f;
+// ... but at most this far past the static props' box (m).
+constexpr float kLookAheadPastProps = 1.0f;
 
 }  // namespace
 
@@ -203,30 +205,49 @@ std::string Input::uniqueName(const std::string& stem) const {
 }
 
 void Input::frameAll() {
-    // Frame the moving bodies and the smaller static props (ramps, walls); a large
-    // ground would otherwise push everything into the distance.
+    // Frame the moving bodies and the smaller static props (ramps, walls, a table); a
+    // large ground would otherwise push everything into the distance.
     constexpr float kLargeStatic = 10.0f;  // m, half size beyond which a static body is "the ground"
     const World& world = experiment_.world();
-    vec3 lo(1e30f), hi(-1e30f);
-    bool any = false;
+    const auto isGround = [&](const Body& b, const Aabb& box) {
+        return b.isStatic && glm::length(box.upper - box.lower) > 2.0f * kLargeStatic;
+    };
+    vec3 lo(1e30f), hi(-1e30f), propsLo(1e30f), propsHi(-1e30f);
+    bool any = false, props = false;
     for (int pass = 0; pass < 2 && !any; ++pass) {
         for (BodyId id : world.bodyIds()) {
             const Body& b = world.body(id);
             const Aabb box = shapeAabb(b.shape, b.position, b.rotation, 0.0f);
-            if (pass == 0 && b.isStatic && glm::length(box.upper - box.lower) > 2.0f * kLargeStatic) continue;
+            if (pass == 0 && isGround(b, box)) continue;
             lo = glm::min(lo, box.lower);
             hi = glm::max(hi, box.upper);
-            // A rolling or thrown body soon leaves a tight frame: show its way along the
-            // ground too (not up or down, where gravity and contacts decide).
-            const vec3 ahead = b.linearVelocity * kFrameLookAheadSeconds * vec3(1.0f, 0.0f, 1.0f);
-            lo = glm::min(lo, box.lower + ahead);
-            hi = glm::max(hi, box.upper + ahead);
             any = true;
+            if (b.isStatic) {
+                propsLo = glm::min(propsLo, box.lower);
+                propsHi = glm::max(propsHi, box.upper);
+                props = true;
+            }
         }
     }
     if (!any) {
         lo = vec3(-5.0f);
         hi = vec3(5.0f);
+    }
+    // A rolling or thrown body soon leaves a tight frame: show its way along the ground
+    // too (not up or down, where gravity and contacts decide), but not far past the
+    // props (a table's cushions, a ramp's foot), which stop or turn it.
+    for (BodyId id : world.bodyIds()) {
+        const Body& b = world.body(id);
+        if (b.isStatic) continue;
+        const Aabb box = shapeAabb(b.shape, b.position, b.rotation, 0.0f);
+        vec3 aheadLo = box.lower + b.linearVelocity * kFrameLookAheadSeconds * vec3(1.0f, 0.0f, 1.0f);
+        vec3 aheadHi = aheadLo + (box.upper - box.lower);
+        if (props) {
+            aheadLo = glm::clamp(aheadLo, propsLo - vec3(kLookAheadPastProps), propsHi + vec3(kLookAheadPastProps));
+            aheadHi = glm::clamp(aheadHi, propsLo - vec3(kLookAheadPastProps), propsHi + vec3(kLookAheadPastProps));
+        }
+        lo = glm::min(lo, aheadLo);
+        hi = glm::max(hi, aheadHi);
     }
     frameBox(lo, hi);
 }
