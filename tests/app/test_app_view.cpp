@@ -6,6 +6,7 @@
 // a save.
 #include "render/camera.h"
 #include "ui/edit.h"
+#include "ui/layout.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -135,4 +136,84 @@ TEST(AppView, TheSceneCameraIsUsedAndSavedBack) {
     EXPECT_NEAR(camera["yaw"].get<float>(), -30.0f, 1e-4f);
     EXPECT_NEAR(camera["pitch"].get<float>(), 20.0f, 1e-4f);
     for (const std::string& f : {scene, saved, report}) fs::remove(f);
+}
+
+namespace {
+
+bool haveCommand(const char* name) {
+    return std::system((std::string("command -v ") + name + " > /dev/null 2>&1").c_str()) == 0;
+}
+
+impulse::ui::Rect rectOf(const nlohmann::json& r) { return impulse::ui::Rect{r[0], r[1], r[2], r[3]}; }
+
+// Every panel inside the window and beside the view, never over it or over another panel.
+void expectPanelsOnScreenBesideTheView(const nlohmann::json& layout, float width, float height) {
+    const impulse::ui::Rect view = rectOf(layout.at("view"));
+    EXPECT_GT(view.w, 0.3f * width);
+    EXPECT_EQ(view.h, height);
+    std::vector<impulse::ui::Rect> panels;
+    for (const auto& [name, r] : layout.at("panels").items()) {
+        SCOPED_TRACE(name);
+        const impulse::ui::Rect p = rectOf(r);
+        EXPECT_GE(p.x, 0.0f);
+        EXPECT_GE(p.y, 0.0f);
+        EXPECT_LE(p.right(), width);
+        EXPECT_LE(p.bottom(), height);
+        EXPECT_TRUE(p.right() <= view.x || p.x >= view.right()) << "over the view";
+        for (const impulse::ui::Rect& q : panels) {
+            EXPECT_FALSE(p.x < q.right() && q.x < p.right() && p.y < q.bottom() && q.y < p.bottom()) << "overlap";
+        }
+        panels.push_back(p);
+    }
+    EXPECT_EQ(panels.size(), 5u);
+}
+
+}  // namespace
+
+// Issue 20: the panels follow a window resized by the window system (xdotool under
+// Xvfb), the view stays between the columns, and a column widened by dragging its
+// edge is remembered in the settings file for the next run.
+TEST(AppView, ResizedWindowKeepsPanelsOnScreenAndADraggedColumnIsRemembered) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    const std::string config = tempFile("config"), layout = tempFile("resize_layout.json");
+    fs::remove_all(config);
+    const std::string scene = kSource + "/assets/scenes/dominoes.json";
+    const auto resize = [&](const std::string& size, int drag, int edgeX) {
+        fs::remove(layout);
+        const std::string command = "XDG_CONFIG_HOME='" + config + "' EDGE_X=" + std::to_string(edgeX) +
+                                    " ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" xvfb-run -a -s "
+                                    "'-screen 0 1920x1080x24' '" + kSource + "/tests/app/resize_with_xdotool.sh' '" +
+                                    kApp + "' '" + scene + "' '" + layout + "' " + size + " " + std::to_string(drag) +
+                                    " > /dev/null 2>&1";
+        const int status = std::system(command.c_str());
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command;
+        return readJson(layout);
+    };
+
+    const nlohmann::json small = resize("1000x600", 0, 0);
+    ASSERT_TRUE(small.is_object()) << "no layout report";
+    EXPECT_EQ(small["window"][2], 1000.0);
+    EXPECT_EQ(small["window"][3], 600.0);
+    expectPanelsOnScreenBesideTheView(small, 1000.0f, 600.0f);
+    EXPECT_TRUE(bodiesOutOfView(small).empty()) << "the dominoes left the narrower view";
+    EXPECT_FALSE(fs::exists(config)) << "nothing dragged: no settings written";
+
+    // Drag the left column's edge 60 pixels right at 1600x900 (text scale 1.25).
+    const impulse::ui::Layout expected = impulse::ui::computeLayout(1600, 900, impulse::ui::ColumnWidths{});
+    const int edge = static_cast<int>(expected.leftColumn.right() - impulse::ui::kPanelMargin / 2.0f);
+    const nlohmann::json large = resize("1600x900", 60, edge);
+    ASSERT_TRUE(large.is_object()) << "no layout report";
+    EXPECT_EQ(large["text_scale"], 1.25);
+    expectPanelsOnScreenBesideTheView(large, 1600.0f, 900.0f);
+    const float sceneWidth = large["panels"]["Scene"][2];
+    EXPECT_NEAR(sceneWidth, expected.scene.w + 60.0f, 6.0f) << "the drag widened the left column";
+
+    // The next run starts with the widened column (kept at text scale 1 in the file).
+    std::ifstream settings(config + "/impulse-lab/layout.ini");
+    ASSERT_TRUE(settings) << "the dragged width was not saved under XDG_CONFIG_HOME";
+    const nlohmann::json again = resize("1600x900", 0, 0);
+    ASSERT_TRUE(again.is_object());
+    EXPECT_NEAR(again["panels"]["Scene"][2].get<float>(), sceneWidth, 1.0f);
+    fs::remove_all(config);
+    fs::remove(layout);
 }
