@@ -148,9 +148,9 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     if (ImGui::Button("Reset")) requests.reset = true;
     ImGui::SameLine();
     ImGui::TextColored(kDimColor, "t = %.2f s", static_cast<double>(frame.simTime));
-    ImGui::SetNextItemWidth(150.0f);
+    ImGui::SetNextItemWidth(150.0f * layout_.textScale);
     ImGui::SliderFloat("time scale", &sim.timeScale, 0.05f, 2.0f, "%.2fx", ImGuiSliderFlags_Logarithmic);
-    ImGui::SetNextItemWidth(150.0f);
+    ImGui::SetNextItemWidth(150.0f * layout_.textScale);
     ImGui::SliderInt("max steps/frame", &sim.maxStepsPerFrame, 1, 16);
 
     if (ImGui::Button("Box")) requests.spawnBox = true;
@@ -163,7 +163,7 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
 
     ImGui::Separator();
     ImGui::TextColored(kDimColor, "Presets (%s)", presetDir_.c_str());
-    if (ImGui::BeginChild("presets", ImVec2(0, 80), true)) {
+    if (ImGui::BeginChild("presets", ImVec2(0, 80.0f * layout_.textScale), true)) {
         for (const std::string& p : presets_) {
             if (ImGui::Selectable(p.c_str(), scenePath_ == presetDir_ + "/" + p)) {
                 requests.open = presetDir_ + "/" + p;
@@ -205,7 +205,7 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
     }
     WorldSettings s = world.settings();
     bool changed = false;
-    ImGui::PushItemWidth(140.0f);
+    ImGui::PushItemWidth(140.0f * layout_.textScale);
     changed |= fields_.edit("gravity", s.gravity, numericDrag(0.05f, "%.2f"));
     hoverHelp("Acceleration of every dynamic body, m/s^2 (y is up).");
     float stepMs = s.timestep * 1000.0f;
@@ -331,7 +331,7 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     ImGui::Text("%s", bodyLabel(world, id).c_str());
     ImGui::SameLine();
     ImGui::TextColored(kDimColor, "(index %u)", id.index);
-    ImGui::SameLine(ImGui::GetWindowWidth() - 150.0f);
+    ImGui::SameLine(ImGui::GetWindowWidth() - 150.0f * layout_.textScale);
     if (ImGui::SmallButton("Frame")) requests.frameSelection = true;
     ImGui::SameLine();
     if (ImGui::SmallButton("Delete")) requests.deleteSelection = true;
@@ -340,7 +340,7 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     ImGui::PushID(static_cast<int>(id.index));
     ImGui::PushID(static_cast<int>(id.generation));
 
-    ImGui::PushItemWidth(170.0f);
+    ImGui::PushItemWidth(170.0f * layout_.textScale);
     bool isStatic = def.isStatic;
     if (ImGui::Checkbox("static", &isStatic)) bodyEditor_.setStatic(target, isStatic);
     if (body.asleep) {
@@ -392,7 +392,7 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     }
     ImGui::SameLine();
     float mus = body.staticFriction;
-    ImGui::SetNextItemWidth(143.0f);
+    ImGui::SetNextItemWidth(143.0f * layout_.textScale);
     if (!hasStatic) ImGui::BeginDisabled();
     if (fields_.edit("static mu_s", mus, numericDrag(0.005f))) bodyEditor_.setStaticFriction(target, mus);
     if (!hasStatic) ImGui::EndDisabled();
@@ -419,7 +419,7 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
         for (int row = 0; row < 3; ++row) {
             for (int col = 0; col < 3; ++col) {
                 ImGui::PushID(row * 3 + col);
-                ImGui::SetNextItemWidth(96.0f);
+                ImGui::SetNextItemWidth(96.0f * layout_.textScale);
                 const auto typed = [](const char* label, float& v) {
                     return ImGui::InputFloat(label, &v, 0.0f, 0.0f, "%.4f");
                 };
@@ -532,7 +532,7 @@ void Panels::contactWindow(const World& world, BodyId selected) {
     if (ImGui::BeginTable("contacts", 5,
                           ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                               ImGuiTableFlags_SizingStretchProp,
-                          ImVec2(0.0f, 84.0f))) {
+                          ImVec2(0.0f, 84.0f * layout_.textScale))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn("A");
         ImGui::TableSetupColumn("B");
