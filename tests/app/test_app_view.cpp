@@ -217,3 +217,36 @@ TEST(AppView, ResizedWindowKeepsPanelsOnScreenAndADraggedColumnIsRemembered) {
     fs::remove_all(config);
     fs::remove(layout);
 }
+
+// L follows the selected body: the rolling ball, clicked where the first frame shows
+// it, runs for 3 s (15 m) and the camera's target is still on it.
+TEST(AppView, FollowKeepsTheCameraOnTheSelectedBody) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    const std::string scene = kSource + "/assets/scenes/sliding_ball_rolls.json";
+    const std::string layout = tempFile("follow_layout.json");
+    fs::remove(layout);
+    ASSERT_EQ(runOffscreen("'" + scene + "' --frames 1 --paused", layout), 0);
+    const nlohmann::json first = readJson(layout);
+    ASSERT_TRUE(first.is_object());
+    const impulse::render::OrbitCamera camera = cameraOf(first);
+    const glm::vec4 ball = camera.project(glm::vec3(-30.0f, 0.5f, 0.0f), first["view"][2], first["view"][3]);
+    const int x = static_cast<int>(ball.x + first["view"][0].get<float>());
+    const int y = static_cast<int>(ball.y + first["view"][1].get<float>());
+
+    fs::remove(layout);
+    const std::string command = "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" xvfb-run -a -s '-screen 0 1280x720x24' '" +
+                                kSource + "/tests/app/follow_with_xdotool.sh' '" + kApp + "' '" + scene + "' '" + layout +
+                                "' " + std::to_string(x) + " " + std::to_string(y) + " 3 > /dev/null 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const nlohmann::json last = readJson(layout);
+    ASSERT_TRUE(last.is_object());
+    glm::vec3 position(0.0f);
+    for (const nlohmann::json& b : last["bodies"]) {
+        if (b["name"] == "ball") position = glm::vec3(b["position"][0], b["position"][1], b["position"][2]);
+    }
+    EXPECT_GT(position.x, -25.0f) << "the ball did not roll: was the app run?";
+    const glm::vec3 target = cameraOf(last).target;
+    EXPECT_LT(glm::length(target - position), 0.5f) << "the camera stayed behind at x = " << target.x;
+    EXPECT_TRUE(bodiesOutOfView(last).empty());
+    fs::remove(layout);
+}
