@@ -138,7 +138,7 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
         ImGui::End();
         return;
     }
-    if (ImGui::Button(sim.paused ? "Run" : "Pause", ImVec2(60, 0))) sim.paused = !sim.paused;
+    if (ImGui::Button(sim.paused ? "Run" : "Pause", ImVec2(60.0f * layout_.textScale, 0.0f))) sim.paused = !sim.paused;
     ImGui::SameLine();
     if (ImGui::Button("Step")) {
         sim.paused = true;
