@@ -348,7 +348,7 @@ int App::run() {
         times.frame = frameSeconds * 1000.0;
 
         ui::PanelRequests requests;  // of the keys and then the panels' buttons
-        ++framesSinceInput_;
+        framesSinceInput_ = std::min(framesSinceInput_ + 1, kFramesAfterInput);
         SDL_Event event;
         while (SDL_PollEvent(&event)) {
             framesSinceInput_ = 0;
