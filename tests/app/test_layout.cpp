@@ -100,7 +100,9 @@ TEST_F(LayoutSettings, PathFollowsXdgConfigHomeThenHome) {
     EXPECT_EQ(app::layoutSettingsPath(), "/tmp/xdg/impulse-lab/layout.ini");
     ::setenv("XDG_CONFIG_HOME", "relative", 1);  // not absolute: ignored, as the XDG rule says
     const std::string home = std::getenv("HOME") ? std::getenv("HOME") : "";
-    if (!home.empty()) EXPECT_EQ(app::layoutSettingsPath(), home + "/.config/impulse-lab/layout.ini");
+    if (!home.empty()) {
+        EXPECT_EQ(app::layoutSettingsPath(), home + "/.config/impulse-lab/layout.ini");
+    }
     if (oldXdg) {
         ::setenv("XDG_CONFIG_HOME", savedXdg.c_str(), 1);
     } else {
