@@ -55,11 +55,11 @@ inline std::string checkSceneInput(const std::string& text) {
 
     const double n = static_cast<double>(scene.bodies.size());
     const WorldSettings& s = world.settings();
-    const double cost = s.substeps * ((s.velocityIterations + s.positionIterations + 2) * n + 0.5 * n * n);
+    const double cost = s.passes * ((s.subSteps + s.positionIterations + 2) * n + 0.5 * n * n);
     if (cost > kStepBudget) {
         WorldSettings cheaper = s;
-        cheaper.substeps = 1;
-        cheaper.velocityIterations = std::min(s.velocityIterations, 10);
+        cheaper.passes = 1;
+        cheaper.subSteps = std::min(s.subSteps, 10);
         cheaper.positionIterations = std::min(s.positionIterations, 2);
         if (world.setSettings(cheaper)) return "setSettings refused a cheaper copy of valid settings";
         if (n * n > kStepBudget) return "";  // broadphase pairs alone are over budget

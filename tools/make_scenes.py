@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the preset scene files in assets/scenes/ (scene format version 1).
+"""Generates the preset scene files in assets/scenes/ (scene format version 2).
 
 Deterministic: fixed seeds, values rounded to a few decimals, so running it
 again gives byte-identical files. Python 3 standard library only.
@@ -108,7 +108,7 @@ NEUTRAL_E, NEUTRAL_MU = 0.0, 0.0
 
 def scene(name, bodies, camera=None, **world):
     assert len({b["name"] for b in bodies}) == len(bodies), "names must be unique"
-    doc = {"version": 1, "name": name}
+    doc = {"version": 2, "name": name}
     if world:
         doc["world"] = world
     if camera:
@@ -272,7 +272,7 @@ def newtons_cradle():
         bodies.append(body("ball%d" % (k + 1), sphere(radius), ((2.0 * radius + gap) * k, 0.0, 0.0), mass=mass,
                            restitution=1.0, friction=0.0))
     return scene("Newton's cradle, horizontal (no gravity, e = 1)", bodies, gravity=NO_GRAVITY,
-                 restitution_threshold=0.1, timestep=r(1.0 / 240.0), substeps=4)
+                 restitution_threshold=0.1, timestep=r(1.0 / 240.0), passes=4)
 
 
 def sliding_ball_rolls():
@@ -294,7 +294,7 @@ def spin(axis_index, label):
 def billiard_break():
     """15 balls racked on the foot spot of a 2.54 m x 1.27 m table with cushions, cue ball at 8 m/s.
     Pair rules: e = min (ball-ball 0.95, ball-cushion 0.8, ball-cloth 0.5), mu = max (ball-ball 0.05,
-    ball-cloth and ball-cushion 0.2). Short substeps so an 8 m/s ball cannot skip a 57 mm one, and 5 mm gaps
+    ball-cloth and ball-cushion 0.2). Short passes so an 8 m/s ball cannot skip a 57 mm one, and 5 mm gaps
     in the rack (more than a ball travels in one 1/1920 s substep) so the collisions resolve one after another
     instead of as one lump, which sequential impulses cannot split."""
     radius, mass, gap = 0.0286, 0.17, 0.005
@@ -324,7 +324,7 @@ def billiard_break():
     # Framing the whole table (a metre deep) from afar leaves 57 mm balls a few pixels
     # wide: the view looks down the table from behind the cue ball instead.
     view = camera((0.1, 0.0, 0.0), 3.9, -90.0, 48.0)
-    return scene("Billiard break", bodies, camera=view, timestep=r(1.0 / 240.0), substeps=8,
+    return scene("Billiard break", bodies, camera=view, timestep=r(1.0 / 240.0), passes=8,
                  restitution_combine="min", friction_combine="max")
 
 

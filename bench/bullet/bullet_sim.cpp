@@ -10,8 +10,8 @@
 //     Bullet derives from shape and mass (a diagonal "inertia" from the file is
 //     used as is; off-diagonal tensors are refused, Bullet has no such thing);
 //   - dt = world.timestep, one stepSimulation(dt, 0) call per step (no
-//     substepping, no interpolation); world.substeps > 1 runs that many calls;
-//   - btContactSolverInfo::m_numIterations = world.velocity_iterations; Bullet
+//     substepping, no interpolation); world.passes > 1 runs that many calls;
+//   - btContactSolverInfo::m_numIterations = world.sub_steps; Bullet
 //     has no separate position iterations: its split-impulse penetration
 //     recovery (on by default) runs inside the same iterations;
 //   - pair friction and restitution use the scene's combine rules (Bullet's own
@@ -177,7 +177,7 @@ int run(const Options& options) {
     const impulse::scene::Scene& scene = std::get<impulse::scene::Scene>(loaded);
     const impulse::WorldSettings& settings = scene.settings;
     const double dt = options.dt > 0.0 ? options.dt : settings.timestep;
-    const btScalar substepDt = static_cast<btScalar>(dt / settings.substeps);
+    const btScalar substepDt = static_cast<btScalar>(dt / settings.passes);
 
     gRestitutionRule = settings.restitutionCombine;
     gFrictionRule = settings.frictionCombine;
@@ -188,7 +188,7 @@ int run(const Options& options) {
     btDiscreteDynamicsWorld& world = bw->world;
     world.setGravity(btVector3(settings.gravity.x, settings.gravity.y, settings.gravity.z));
     btContactSolverInfo& info = world.getSolverInfo();
-    info.m_numIterations = settings.velocityIterations;
+    info.m_numIterations = settings.subSteps;
     info.m_restitutionVelocityThreshold = settings.restitutionThreshold;
     info.m_solverMode = SOLVER_SIMD;
     if (settings.warmStarting) info.m_solverMode |= SOLVER_USE_WARMSTARTING;
@@ -243,7 +243,7 @@ int run(const Options& options) {
     const Clock::time_point runStart = Clock::now();
     for (long long step = 1; step <= options.steps; ++step) {
         const Clock::time_point start = Clock::now();
-        for (int s = 0; s < settings.substeps; ++s) world.stepSimulation(substepDt, 0);
+        for (int s = 0; s < settings.passes; ++s) world.stepSimulation(substepDt, 0);
         stepMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     }
     const double wallSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();

@@ -6,7 +6,7 @@
 //   pyramid20: 60 steps after 60 warm-up steps (contacts cached, stack at rest);
 //   pile1000:  60 steps after letting the pile fall and settle for 180 steps (3 s).
 //
-// Solver cost: BM_Step_Pile1000/velocity_iterations:N runs the same steps with
+// Solver cost: BM_Step_Pile1000/sub_steps:N runs the same steps with
 // 1, 10 and 20 velocity iterations; (t20 - t10) / 10 is the cost of one solver
 // iteration in situ, and t1 is roughly everything but the iterations. This uses
 // only World's public API, so it survives changes of the solver's internals
@@ -51,11 +51,11 @@ const World& snapshot(const std::string& name, int warmupSteps) {
     return found->second;
 }
 
-void runSteps(benchmark::State& state, const World& start, int velocityIterations) {
+void runSteps(benchmark::State& state, const World& start, int subSteps) {
     World world = start;
-    if (velocityIterations > 0) {
+    if (subSteps > 0) {
         impulse::WorldSettings settings = world.settings();
-        settings.velocityIterations = velocityIterations;
+        settings.subSteps = subSteps;
         world.setSettings(settings);
     }
     for (auto _ : state) world.step();
@@ -72,7 +72,7 @@ void BM_Step_Pile1000(benchmark::State& state) {
     runSteps(state, snapshot("pile1000", 180), static_cast<int>(state.range(0)));
 }
 BENCHMARK(BM_Step_Pile1000)
-    ->ArgName("velocity_iterations")
+    ->ArgName("sub_steps")
     ->Arg(1)
     ->Arg(10)
     ->Arg(20)

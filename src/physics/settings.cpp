@@ -75,11 +75,11 @@ Validation validateSettings(const WorldSettings& s) {
     if (!isFinite(s.timestep) || s.timestep < kMinTimestep || s.timestep > kMaxTimestep) {
         return fail("timestep", "must be a number in [1e-05, 0.1] s");
     }
-    if (s.substeps < 1 || s.substeps > kMaxSubsteps) {
-        return fail("substeps", "must be an integer in [1, " + std::to_string(kMaxSubsteps) + "]");
+    if (s.passes < 1 || s.passes > kMaxPasses) {
+        return fail("passes", "must be an integer in [1, " + std::to_string(kMaxPasses) + "]");
     }
-    if (s.velocityIterations < 1 || s.velocityIterations > kMaxVelocityIterations) {
-        return fail("velocity_iterations", "must be an integer in [1, " + std::to_string(kMaxVelocityIterations) + "]");
+    if (s.subSteps < 1 || s.subSteps > kMaxSubSteps) {
+        return fail("sub_steps", "must be an integer in [1, " + std::to_string(kMaxSubSteps) + "]");
     }
     if (s.positionIterations < 0 || s.positionIterations > kMaxPositionIterations) {
         return fail("position_iterations", "must be an integer in [0, " + std::to_string(kMaxPositionIterations) + "]");

@@ -32,9 +32,9 @@ float combineFriction(FrictionCombine rule, float a, float b);
 struct WorldSettings {
     vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
     float timestep = 1.0f / 60.0f;     ///< s, one call of World::step()
-    int substeps = 1;                  ///< full collide-and-solve passes per step (more while a body spins fast)
-    int velocityIterations = 10;
-    int positionIterations = 2;
+    int passes = 1;                    ///< full collide-and-solve passes per step (more while a body spins fast)
+    int subSteps = 10;                 ///< solver sub-steps per pass: gravity, impulses, move
+    int positionIterations = 2;        ///< rigid position passes per pass, for overlap the sub-steps left
     float restitutionThreshold = 1.0f;  ///< m/s: slower approaches do not bounce
     RestitutionCombine restitutionCombine = RestitutionCombine::Max;
     FrictionCombine frictionCombine = FrictionCombine::Geometric;

@@ -107,7 +107,7 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
 void solvePass(SolverPass& pass) {
     for (SolverStage stage : kStagesBeforeSubSteps) runStage(pass, stage);
     pass.team.run([&pass](int member) {
-        for (int subStep = 0; subStep < pass.settings.velocityIterations; ++subStep) {
+        for (int subStep = 0; subStep < pass.settings.subSteps; ++subStep) {
             for (SolverStage stage : kSubStepStages) runStage(pass, stage, member, subStep);
         }
     });

@@ -37,7 +37,7 @@ enum class SolverStage : uint8_t {
 
 inline constexpr SolverStage kStagesBeforeSubSteps[] = {SolverStage::PrepareContacts,
                                                         SolverStage::ImpactsBefore, SolverStage::PackBatches};
-/// Run `velocityIterations` times, on every member of the thread team.
+/// Run `subSteps` times, on every member of the thread team.
 inline constexpr SolverStage kSubStepStages[] = {SolverStage::IntegrateVelocities,
                                                  SolverStage::WarmStart,
                                                  SolverStage::Drag,
@@ -51,7 +51,7 @@ inline constexpr SolverStage kStagesAfterSubSteps[] = {SolverStage::StoreImpulse
 /// What one pass's solve reads and writes. World owns all of it.
 struct SolverPass {
     const WorldSettings& settings;
-    float dt;  ///< s, the pass; each sub-step is dt / settings.velocityIterations
+    float dt;  ///< s, the pass; each sub-step is dt / settings.subSteps
     std::vector<Body>& bodies;
     std::vector<ContactManifold>& manifolds;
     std::vector<ContactReport>& reports;  ///< one per manifold, written by WriteBack
@@ -60,7 +60,7 @@ struct SolverPass {
     DragState* drag = nullptr;  ///< null while nothing is dragged
     DragSolver* dragSolver = nullptr;
 
-    float subStepLength() const { return dt / float(settings.velocityIterations); }
+    float subStepLength() const { return dt / float(settings.subSteps); }
 };
 
 /// Runs one stage. A sub-step stage runs on every member of pass.team (inside

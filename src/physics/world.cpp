@@ -210,8 +210,8 @@ void World::step(float dt) {
     }
     lastRecovery_.reset();
     const int passes = passCount(dt);
-    const float substepDt = dt / float(passes);
-    for (int i = 0; i < passes; ++i) substep(substepDt);
+    const float passDt = dt / float(passes);
+    for (int i = 0; i < passes; ++i) runPass(passDt);
     if (const BodyId failed = firstNonFiniteBody()) {
         recoverFromNonFiniteState(failed);
     } else if (settings_.sleeping) {
@@ -238,8 +238,8 @@ int World::passCount(float dt) const {
     }
     // At most kMaxTurnPerPass per pass for the fastest spinner, within the settings' limit.
     const float turnPasses = std::ceil(std::sqrt(fastestSpinSquared) * dt / kMaxTurnPerPass);
-    if (!(turnPasses < float(kMaxSubsteps))) return kMaxSubsteps;
-    return std::max(settings_.substeps, int(turnPasses));
+    if (!(turnPasses < float(kMaxPasses))) return kMaxPasses;
+    return std::max(settings_.passes, int(turnPasses));
 }
 
 void World::recoverFromNonFiniteState(BodyId failed) {
@@ -266,7 +266,7 @@ void World::recoverFromNonFiniteState(BodyId failed) {
     ++recoveryCount_;
 }
 
-void World::substep(float dt) {
+void World::runPass(float dt) {
     Internals& in = *internals_;
     collide(dt);
     std::vector<ContactManifold>& manifolds = in.contacts.manifolds;

@@ -159,12 +159,12 @@ public:
 private:
     struct Internals;
     /// One collide-and-solve pass of length dt: collide, then the solver's stages (solver.h).
-    void substep(float dt);
+    void runPass(float dt);
     /// Broadphase, narrowphase and manifold matching for a pass of length dt;
     /// wakes the sleeping islands that awake bodies touch.
     void collide(float dt);
-    /// Passes for a step of dt: settings().substeps, or more so that no body
-    /// turns more than kMaxTurnPerPass in one (up to kMaxSubsteps).
+    /// Passes for a step of dt: settings().passes, or more so that no body
+    /// turns more than kMaxTurnPerPass in one (up to kMaxPasses).
     int passCount(float dt) const;
     void recoverFromNonFiniteState(BodyId failed);
     /// After a step: rest times, islands, and the islands that rested long enough put to sleep.

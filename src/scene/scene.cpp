@@ -1,4 +1,4 @@
-// Scene files (JSON, version 1) <-> World.
+// Scene files (JSON, versions 1 and 2) <-> World.
 //
 // Loading has three layers of checks, each reported with the JSON path:
 //  1. syntax: nlohmann's parser, driven through a SAX handler so that we also
@@ -28,6 +28,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
@@ -262,7 +264,7 @@ std::size_t editDistance(const std::string& a, const std::string& b) {
 }
 
 // Every key of `object` must be in `allowed`; a typo names the closest key.
-void checkKeys(const json& object, const std::string& path, std::initializer_list<const char*> allowed) {
+void checkKeys(const json& object, const std::string& path, const std::vector<const char*>& allowed) {
     for (auto it = object.begin(); it != object.end(); ++it) {
         const std::string& key = it.key();
         if (std::find_if(allowed.begin(), allowed.end(), [&](const char* k) { return key == k; }) !=
@@ -383,10 +385,35 @@ Shape readShape(const json& j, const std::string& path) {
     fail(join(path, "type"), "unknown shape type '" + type + "' (expected \"box\" or \"sphere\")");
 }
 
-WorldSettings readSettings(const json& j, const std::string& path) {
+// The keys of the two step counts: version 1 called the passes "substeps" and
+// the sub-steps "velocity_iterations"; version 2 names them for what they count.
+struct StepCountKeys {
+    const char* passes;
+    const char* subSteps;
+};
+StepCountKeys stepCountKeys(int version) {
+    if (version == 1) return {"substeps", "velocity_iterations"};
+    return {"passes", "sub_steps"};
+}
+
+// A step-count key of the other version gets a rule that says so, not "unknown key".
+void refuseOtherVersionKeys(const json& j, const std::string& path, int version) {
+    const StepCountKeys mine = stepCountKeys(version), other = stepCountKeys(version == 1 ? 2 : 1);
+    for (const auto& [theirs, ours] : {std::pair{other.passes, mine.passes}, std::pair{other.subSteps, mine.subSteps}}) {
+        if (j.contains(theirs)) {
+            fail(join(path, theirs), "a version " + std::to_string(version == 1 ? 2 : 1) +
+                                         " key; this file is version " + std::to_string(version) + ", where it is '" +
+                                         ours + "'");
+        }
+    }
+}
+
+WorldSettings readSettings(const json& j, const std::string& path, int version) {
     requireObject(j, path);
+    const StepCountKeys counts = stepCountKeys(version);
+    refuseOtherVersionKeys(j, path, version);
     checkKeys(j, path,
-              {"gravity", "timestep", "substeps", "velocity_iterations", "position_iterations",
+              {"gravity", "timestep", counts.passes, counts.subSteps, "position_iterations",
                "restitution_threshold", "restitution_combine", "friction_combine", "warm_starting",
                "sleeping", "sleep_speed", "sleep_time"});
     WorldSettings s;
@@ -394,10 +421,8 @@ WorldSettings readSettings(const json& j, const std::string& path) {
     auto at = [&](const char* key) -> const json& { return j.at(key); };
     if (has("gravity")) s.gravity = readVec3(at("gravity"), join(path, "gravity"));
     if (has("timestep")) s.timestep = readFloat(at("timestep"), join(path, "timestep"));
-    if (has("substeps")) s.substeps = readInt(at("substeps"), join(path, "substeps"));
-    if (has("velocity_iterations")) {
-        s.velocityIterations = readInt(at("velocity_iterations"), join(path, "velocity_iterations"));
-    }
+    if (has(counts.passes)) s.passes = readInt(at(counts.passes), join(path, counts.passes));
+    if (has(counts.subSteps)) s.subSteps = readInt(at(counts.subSteps), join(path, counts.subSteps));
     if (has("position_iterations")) {
         s.positionIterations = readInt(at("position_iterations"), join(path, "position_iterations"));
     }
@@ -487,15 +512,23 @@ Scene readScene(const json& root) {
                             std::to_string(kFormatVersion) + ")");
     }
     if (!version->is_number_integer()) wrongType("version", "an integer", *version);
-    if (*version != kFormatVersion) {
-        fail("version", "unsupported version " + version->dump() + " (this reader understands version " +
-                            std::to_string(kFormatVersion) + ")");
+    if (*version < kOldestFormatVersion || *version > kFormatVersion) {
+        fail("version", "unsupported version " + version->dump() + " (this reader understands versions " +
+                            std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion) + ")");
     }
+    const int formatVersion = version->get<int>();
 
     Scene scene;
     if (root.contains("name")) scene.name = readString(root.at("name"), "name");
-    if (root.contains("world")) scene.settings = readSettings(root.at("world"), "world");
-    if (Validation e = validateSettings(scene.settings)) fail(join("world", e->field), e->rule);
+    if (root.contains("world")) scene.settings = readSettings(root.at("world"), "world", formatVersion);
+    if (Validation e = validateSettings(scene.settings)) {
+        // validateSettings names the current keys; a version 1 file is told its own.
+        const StepCountKeys current = stepCountKeys(kFormatVersion), file = stepCountKeys(formatVersion);
+        const std::string field = e->field == current.passes     ? file.passes
+                                  : e->field == current.subSteps ? file.subSteps
+                                                                 : e->field;
+        fail(join("world", field), e->rule);
+    }
     if (root.contains("camera")) scene.camera = readCamera(root.at("camera"), "camera");
 
     if (root.contains("bodies")) {
@@ -584,8 +617,9 @@ ordered_json settingsJson(const WorldSettings& s) {
     ordered_json w = ordered_json::object();
     w["gravity"] = array(s.gravity);
     w["timestep"] = number(s.timestep);
-    w["substeps"] = s.substeps;
-    w["velocity_iterations"] = s.velocityIterations;
+    const StepCountKeys counts = stepCountKeys(kFormatVersion);
+    w[counts.passes] = s.passes;
+    w[counts.subSteps] = s.subSteps;
     w["position_iterations"] = s.positionIterations;
     w["restitution_threshold"] = number(s.restitutionThreshold);
     w["restitution_combine"] = toString(s.restitutionCombine);

@@ -1,4 +1,4 @@
-// Scene files (JSON, version 1) <-> World. The format is specified in
+// Scene files (JSON, versions 1 and 2) <-> World. The format is specified in
 // shared/DESIGN.md and summarised in the README. Every rejection names the
 // file, the JSON path (e.g. "bodies[3].mass") and the rule that was broken.
 #pragma once
@@ -13,7 +13,10 @@
 
 namespace impulse::scene {
 
-inline constexpr int kFormatVersion = 1;
+/// The version written. Version 2 renamed the world's step counts ("substeps" ->
+/// "passes", "velocity_iterations" -> "sub_steps"); version 1 files still load.
+inline constexpr int kFormatVersion = 2;
+inline constexpr int kOldestFormatVersion = 1;
 
 /// Larger files are refused before parsing (a scene of the largest allowed body
 /// count is a few tens of MiB).

@@ -243,8 +243,8 @@ private:
 
     void setUp() {
         WorldSettings settings;
-        settings.velocityIterations = 8 + rng_.below(13);
-        settings.substeps = rng_.chance(0.3f) ? 2 : 1;
+        settings.subSteps = 8 + rng_.below(13);
+        settings.passes = rng_.chance(0.3f) ? 2 : 1;
         settings.sleeping = rng_.chance(0.5f);
         world_ = World(settings);
         BodyDef ground;
@@ -422,9 +422,9 @@ private:
         switch (rng_.below(7)) {
             case 0: s.restitutionCombine = static_cast<RestitutionCombine>(rng_.below(4)); break;
             case 1: s.frictionCombine = static_cast<FrictionCombine>(rng_.below(4)); break;
-            case 2: s.velocityIterations = 4 + rng_.below(27); break;
+            case 2: s.subSteps = 4 + rng_.below(27); break;
             case 3: s.positionIterations = 1 + rng_.below(4); break;
-            case 4: s.substeps = 1 + rng_.below(3); break;
+            case 4: s.passes = 1 + rng_.below(3); break;
             case 5:
                 s.sleeping = !s.sleeping;
                 s.sleepTime = rng_.uniform(0.1f, 1.0f);

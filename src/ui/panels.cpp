@@ -214,10 +214,10 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
         changed = true;
     }
     hoverHelp("Simulated time of one step. Shorter steps are more accurate and cost more per second.");
-    changed |= fields_.edit("substeps", s.substeps, numericDrag(0.05f));
+    changed |= fields_.edit("passes", s.passes, numericDrag(0.05f));
     hoverHelp("Passes per step, each finding contacts afresh and solving them over a part of the step\n"
               "(more are taken while a body spins fast).");
-    changed |= fields_.edit("velocity iterations", s.velocityIterations, numericDrag(0.1f));
+    changed |= fields_.edit("sub-steps", s.subSteps, numericDrag(0.1f));
     hoverHelp("Sub-steps per pass: each applies gravity, solves the contacts' impulses and moves the\n"
               "bodies. More hold tall stacks more stiffly.");
     changed |= fields_.edit("position iterations", s.positionIterations, numericDrag(0.1f));

@@ -30,7 +30,7 @@ void expectSameWorld(const World& a, const World& b, bool sameHandles = true) {
     const WorldSettings& sa = a.settings();
     const WorldSettings& sb = b.settings();
     EXPECT_TRUE(sameBits(sa.gravity, sb.gravity) && sameBits(sa.timestep, sb.timestep) &&
-                sa.substeps == sb.substeps && sa.velocityIterations == sb.velocityIterations &&
+                sa.passes == sb.passes && sa.subSteps == sb.subSteps &&
                 sa.positionIterations == sb.positionIterations &&
                 sameBits(sa.restitutionThreshold, sb.restitutionThreshold) &&
                 sa.restitutionCombine == sb.restitutionCombine && sa.frictionCombine == sb.frictionCombine &&
@@ -170,11 +170,11 @@ TEST_F(ExperimentFixture, SetBodyRefusedLeavesEverythingAsItWas) {
 
 TEST_F(ExperimentFixture, WorldSettingsApplyOrAreRefused) {
     WorldSettings s = experiment.world().settings();
-    s.substeps = 4;
+    s.passes = 4;
     ASSERT_FALSE(experiment.apply(SetWorldSettings{s}));
-    EXPECT_EQ(experiment.world().settings().substeps, 4);
+    EXPECT_EQ(experiment.world().settings().passes, 4);
     ASSERT_TRUE(last().before.settings);
-    EXPECT_EQ(last().before.settings->substeps, 1);
+    EXPECT_EQ(last().before.settings->passes, 1);
 
     s.timestep = 0.0f;
     expectRefused(SetWorldSettings{s}, "timestep");
@@ -281,8 +281,8 @@ TEST_F(ExperimentFixture, LoadReplacesTheWorldAndKeepsTheOldOneWhole) {
     bad.bodies[1].mass = 0.0f;
     expectRefused(LoadScene{bad, "bad.json"}, "bodies[1].mass");
     bad = smallScene();
-    bad.settings.substeps = 0;
-    expectRefused(LoadScene{bad, "bad.json"}, "world.substeps");
+    bad.settings.passes = 0;
+    expectRefused(LoadScene{bad, "bad.json"}, "world.passes");
     EXPECT_EQ(experiment.scenePath(), "next.json");
 }
 

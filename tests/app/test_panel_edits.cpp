@@ -148,23 +148,23 @@ TEST_F(PanelFixture, InvalidWorldSettingsAreRefused) {
     EXPECT_FALSE(ui::applySettings(edits, s, status));
     EXPECT_NE(status.error.find("timestep"), std::string::npos) << status.error;
     s = before;
-    s.substeps = 0;
+    s.passes = 0;
     EXPECT_FALSE(ui::applySettings(edits, s, status));
     s = before;
-    s.velocityIterations = -2;
+    s.subSteps = -2;
     EXPECT_FALSE(ui::applySettings(edits, s, status));
     s = before;
     s.gravity.y = std::numeric_limits<float>::quiet_NaN();
     EXPECT_FALSE(ui::applySettings(edits, s, status));
     EXPECT_EQ(world.settings().timestep, before.timestep);
-    EXPECT_EQ(world.settings().substeps, before.substeps);
+    EXPECT_EQ(world.settings().passes, before.passes);
     EXPECT_EQ(world.settings().gravity, before.gravity);
 
     s = before;
-    s.substeps = 4;
+    s.passes = 4;
     EXPECT_TRUE(ui::applySettings(edits, s, status));
     EXPECT_TRUE(status.ok());
-    EXPECT_EQ(world.settings().substeps, 4);
+    EXPECT_EQ(world.settings().passes, 4);
 }
 
 // The World panel's sleeping checkbox and its two inputs go through the same validated path.
@@ -228,13 +228,13 @@ TEST_F(PanelFixture, EditsAreRecordedAsExperimentCommands) {
     EXPECT_EQ(entry.step, 10u);
 
     WorldSettings s = world.settings();
-    s.substeps = 2;
+    s.passes = 2;
     ui::EditStatus status;
     ASSERT_TRUE(ui::applySettings(edits, s, status));
     EXPECT_TRUE(std::holds_alternative<app::SetWorldSettings>(experiment.history().back().command));
 
     EXPECT_FALSE(editor.setMass(edits, -1.0f));
-    s.substeps = 0;
+    s.passes = 0;
     EXPECT_FALSE(ui::applySettings(edits, s, status));
     EXPECT_EQ(experiment.history().size(), recorded + 2);
 }

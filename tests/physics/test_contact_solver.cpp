@@ -52,7 +52,7 @@ WorldSettings solverSettings(int subSteps, int positionIterations = 0) {
     WorldSettings settings;
     settings.gravity = vec3(0.0f);
     settings.restitutionThreshold = 1.0f;
-    settings.velocityIterations = subSteps;
+    settings.subSteps = subSteps;
     settings.positionIterations = positionIterations;
     return settings;
 }

@@ -117,9 +117,9 @@ TEST(ValidateSettings, RejectsEachBadFieldByName) {
         {"negative timestep", [](WorldSettings& s) { s.timestep = -0.01f; }, "timestep"},
         {"NaN timestep", [](WorldSettings& s) { s.timestep = kNaN; }, "timestep"},
         {"timestep too long", [](WorldSettings& s) { s.timestep = 0.2f; }, "timestep"},
-        {"zero substeps", [](WorldSettings& s) { s.substeps = 0; }, "substeps"},
-        {"too many substeps", [](WorldSettings& s) { s.substeps = kMaxSubsteps + 1; }, "substeps"},
-        {"zero velocity iterations", [](WorldSettings& s) { s.velocityIterations = 0; }, "velocity_iterations"},
+        {"zero passes", [](WorldSettings& s) { s.passes = 0; }, "passes"},
+        {"too many passes", [](WorldSettings& s) { s.passes = kMaxPasses + 1; }, "passes"},
+        {"zero sub-steps", [](WorldSettings& s) { s.subSteps = 0; }, "sub_steps"},
         {"negative position iterations", [](WorldSettings& s) { s.positionIterations = -1; }, "position_iterations"},
         {"too many position iterations", [](WorldSettings& s) { s.positionIterations = kMaxPositionIterations + 1; },
          "position_iterations"},
@@ -136,7 +136,7 @@ TEST(ValidateSettings, RejectsEachBadFieldByName) {
     // Limits themselves are accepted.
     WorldSettings limits;
     limits.timestep = kMaxTimestep;
-    limits.substeps = kMaxSubsteps;
+    limits.passes = kMaxPasses;
     limits.positionIterations = 0;
     limits.restitutionThreshold = 0.0f;
     limits.gravity = vec3(0.0f);
@@ -252,20 +252,20 @@ TEST(WorldValidation, SetSettingsRefusesInvalidAndKeepsPrevious) {
     World world = test::makeScene();
     WorldSettings custom;
     custom.gravity = vec3(0.0f, -3.0f, 0.0f);
-    custom.velocityIterations = 7;
+    custom.subSteps = 7;
     ASSERT_FALSE(world.setSettings(custom));
     world.step();
     const World untouched = world;
 
     WorldSettings bad = custom;
     bad.gravity = vec3(0.0f, -20.0f, 0.0f);  // valid on its own...
-    bad.substeps = 0;                        // ...but this one is not: nothing applies
+    bad.passes = 0;                        // ...but this one is not: nothing applies
     const Validation error = world.setSettings(bad);
     ASSERT_TRUE(error);
-    EXPECT_EQ(error->field, "substeps");
+    EXPECT_EQ(error->field, "passes");
     EXPECT_TRUE(test::sameBits(world.settings().gravity, custom.gravity));
-    EXPECT_EQ(world.settings().velocityIterations, 7);
-    EXPECT_EQ(world.settings().substeps, 1);
+    EXPECT_EQ(world.settings().subSteps, 7);
+    EXPECT_EQ(world.settings().passes, 1);
 
     World copy = untouched;
     for (int i = 0; i < 30; ++i) {

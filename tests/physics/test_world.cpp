@@ -513,7 +513,7 @@ TEST(WorldStep, ThreadCountDoesNotChangeTheResult) {
 
 TEST(WorldStep, SubstepsSplitTheStep) {
     WorldSettings settings;
-    settings.substeps = 4;
+    settings.passes = 4;
     World world(settings);
     const BodyId s = world.createBody(sphereDef("s", vec3(0.0f, 100.0f, 0.0f), 0.5f));
     world.step(0.1f);

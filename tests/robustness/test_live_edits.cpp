@@ -61,7 +61,7 @@ World liveWorld() {
 
 ::testing::AssertionResult sameSettings(const WorldSettings& a, const WorldSettings& b) {
     const bool same = test::sameBits(a.gravity, b.gravity) && test::sameBits(a.timestep, b.timestep) &&
-                      a.substeps == b.substeps && a.velocityIterations == b.velocityIterations &&
+                      a.passes == b.passes && a.subSteps == b.subSteps &&
                       a.positionIterations == b.positionIterations &&
                       test::sameBits(a.restitutionThreshold, b.restitutionThreshold) &&
                       a.restitutionCombine == b.restitutionCombine && a.frictionCombine == b.frictionCombine &&
@@ -256,11 +256,10 @@ TEST(LiveEdits, EveryKindOfBadSettingIsRefusedAndTheWorldIsBitIdentical) {
         {"inf timestep", [](WorldSettings& s) { s.timestep = kInf; }, "timestep"},
         {"one-second timestep", [](WorldSettings& s) { s.timestep = 1.0f; }, "timestep"},
         {"nanosecond timestep", [](WorldSettings& s) { s.timestep = 1e-9f; }, "timestep"},
-        {"negative substeps", [](WorldSettings& s) { s.substeps = -4; }, "substeps"},
-        {"absurd substeps", [](WorldSettings& s) { s.substeps = INT_MAX; }, "substeps"},
-        {"zero velocity iterations", [](WorldSettings& s) { s.velocityIterations = 0; }, "velocity_iterations"},
-        {"absurd velocity iterations", [](WorldSettings& s) { s.velocityIterations = 1000000; },
-         "velocity_iterations"},
+        {"negative passes", [](WorldSettings& s) { s.passes = -4; }, "passes"},
+        {"absurd passes", [](WorldSettings& s) { s.passes = INT_MAX; }, "passes"},
+        {"zero sub-steps", [](WorldSettings& s) { s.subSteps = 0; }, "sub_steps"},
+        {"absurd sub-steps", [](WorldSettings& s) { s.subSteps = 1000000; }, "sub_steps"},
         {"negative position iterations", [](WorldSettings& s) { s.positionIterations = INT_MIN; },
          "position_iterations"},
         {"absurd position iterations", [](WorldSettings& s) { s.positionIterations = 101; }, "position_iterations"},
@@ -281,7 +280,7 @@ TEST(LiveEdits, EveryKindOfBadSettingIsRefusedAndTheWorldIsBitIdentical) {
     for (const SettingsEdit& c : cases) {
         World world = base;
         WorldSettings settings = world.settings();
-        settings.velocityIterations = 20;  // a valid change that must not apply
+        settings.subSteps = 20;  // a valid change that must not apply
         c.edit(settings);
         expectRefusal(world.setSettings(settings), c.field, c.what);
         expectUntouched(world, base, c.what);

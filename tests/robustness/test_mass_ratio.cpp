@@ -86,8 +86,8 @@ TEST(MassRatio, HeavyBoxOnLightBoxStands) {
 // With 4 substeps and 200 velocity iterations the same stack stands too.
 TEST(MassRatio, HeavyBoxOnLightBoxStandsWithSubstepsAndIterations) {
     WorldSettings settings;
-    settings.substeps = 4;
-    settings.velocityIterations = 200;
+    settings.passes = 4;
+    settings.subSteps = 200;
     const StackResult r = stack(1.0f, 1000.0f, 300, settings);  // 5 s
     expectStands(r, 1.0f, 1000.0f);
     std::printf("heavy on light, 4 x 200: bottom y %.4f, top y %.4f, max speed %.3f m/s, deepest %.4f m\n", r.bottom.y,

@@ -33,6 +33,22 @@ std::string withWorld(const std::string& members) {
     return R"({"version": 1, "world": {)" + members + "}}";
 }
 
+// Version 2 renamed the step counts only: the same world read from either version.
+TEST(SceneLoad, VersionTwoNamesTheStepCountsForWhatTheyCount) {
+    const Scene v2 = expectScene(parseScene(R"({"version": 2, "world": {"passes": 3, "sub_steps": 7}})"));
+    const Scene v1 = expectScene(parseScene(R"({"version": 1, "world": {"substeps": 3, "velocity_iterations": 7}})"));
+    EXPECT_EQ(v2.settings.passes, 3);
+    EXPECT_EQ(v2.settings.subSteps, 7);
+    EXPECT_EQ(v1.settings.passes, 3);
+    EXPECT_EQ(v1.settings.subSteps, 7);
+    // Written as version 2, with the new names.
+    const std::string written = toJson(v1);
+    EXPECT_NE(written.find("\"version\": 2"), std::string::npos) << written;
+    EXPECT_NE(written.find("\"passes\": 3"), std::string::npos) << written;
+    EXPECT_NE(written.find("\"sub_steps\": 7"), std::string::npos) << written;
+    EXPECT_EQ(written.find("substeps"), std::string::npos) << written;
+}
+
 TEST(SceneLoad, FullSceneKeepsEveryField) {
     const std::string text = R"({
       "version": 1,
@@ -73,8 +89,8 @@ TEST(SceneLoad, FullSceneKeepsEveryField) {
     EXPECT_EQ(s.name, "Two boxes");
     EXPECT_EQ(s.settings.gravity, vec3(0.0f, -3.5f, 1.0f));
     EXPECT_EQ(s.settings.timestep, 0.01f);
-    EXPECT_EQ(s.settings.substeps, 4);
-    EXPECT_EQ(s.settings.velocityIterations, 12);
+    EXPECT_EQ(s.settings.passes, 4);
+    EXPECT_EQ(s.settings.subSteps, 12);
     EXPECT_EQ(s.settings.positionIterations, 3);
     EXPECT_EQ(s.settings.restitutionThreshold, 0.5f);
     EXPECT_EQ(s.settings.restitutionCombine, RestitutionCombine::Multiply);
@@ -128,8 +144,8 @@ TEST(SceneLoad, DefaultsApply) {
     EXPECT_EQ(s.name, "");
     EXPECT_EQ(s.settings.gravity, defaults.gravity);
     EXPECT_EQ(s.settings.timestep, defaults.timestep);
-    EXPECT_EQ(s.settings.substeps, defaults.substeps);
-    EXPECT_EQ(s.settings.velocityIterations, defaults.velocityIterations);
+    EXPECT_EQ(s.settings.passes, defaults.passes);
+    EXPECT_EQ(s.settings.subSteps, defaults.subSteps);
     EXPECT_EQ(s.settings.positionIterations, defaults.positionIterations);
     EXPECT_EQ(s.settings.restitutionThreshold, defaults.restitutionThreshold);
     EXPECT_EQ(s.settings.restitutionCombine, defaults.restitutionCombine);
@@ -226,7 +242,14 @@ std::vector<BadInput> badInputs() {
         // document structure
         {"top level not an object", "[1, 2]", "", "expected a JSON object at the top level, got an array"},
         {"missing version", R"({"bodies": []})", "version", "required key is missing"},
-        {"wrong version", R"({"version": 2})", "version", "unsupported version 2"},
+        {"future version", R"({"version": 3})", "version", "unsupported version 3"},
+        {"version 0", R"({"version": 0})", "version", "understands versions 1 to 2"},
+        // the step counts' keys are those of the file's version
+        {"version 2 key in a version 1 file", withWorld(R"("passes": 2)"), "world.passes",
+         "a version 2 key; this file is version 1, where it is 'substeps'"},
+        {"version 1 key in a version 2 file", R"({"version": 2, "world": {"velocity_iterations": 8}})",
+         "world.velocity_iterations", "a version 1 key; this file is version 2, where it is 'sub_steps'"},
+        {"version 2 sub-steps zero", R"({"version": 2, "world": {"sub_steps": 0}})", "world.sub_steps", "[1, "},
         {"version as string", R"({"version": "1"})", "version", "expected an integer, got a string"},
         {"unknown top-level key", R"({"version": 1, "bodys": []})", "",
          "unknown key 'bodys' (did you mean 'bodies'?)"},

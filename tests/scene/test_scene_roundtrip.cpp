@@ -81,8 +81,8 @@ void expectSameScene(const Scene& a, const Scene& b) {
     EXPECT_EQ(a.name, b.name);
     EXPECT_TRUE(same(a.settings.gravity, b.settings.gravity));
     EXPECT_TRUE(same(a.settings.timestep, b.settings.timestep));
-    EXPECT_EQ(a.settings.substeps, b.settings.substeps);
-    EXPECT_EQ(a.settings.velocityIterations, b.settings.velocityIterations);
+    EXPECT_EQ(a.settings.passes, b.settings.passes);
+    EXPECT_EQ(a.settings.subSteps, b.settings.subSteps);
     EXPECT_EQ(a.settings.positionIterations, b.settings.positionIterations);
     EXPECT_TRUE(same(a.settings.restitutionThreshold, b.settings.restitutionThreshold));
     EXPECT_EQ(a.settings.restitutionCombine, b.settings.restitutionCombine);
@@ -134,8 +134,8 @@ Scene handMadeScene() {
     s.name = "Round \"trip\" \\ ünïcödé\nline two";
     s.settings.gravity = vec3(0.1f, -9.81f, 1.0f / 3.0f);
     s.settings.timestep = 1.0f / 120.0f;
-    s.settings.substeps = 3;
-    s.settings.velocityIterations = 17;
+    s.settings.passes = 3;
+    s.settings.subSteps = 17;
     s.settings.positionIterations = 0;
     s.settings.restitutionThreshold = 0.3f;
     s.settings.restitutionCombine = RestitutionCombine::Average;
@@ -240,8 +240,8 @@ TEST(SceneRoundTrip, RandomScenesAreBitExact) {
         s.name = "random " + std::to_string(trial);
         s.settings.gravity = randomVec(50.0f);
         s.settings.timestep = logUniform(1.1e-4f, 0.09f);
-        s.settings.substeps = 1 + static_cast<int>(rng() % 8);
-        s.settings.velocityIterations = 1 + static_cast<int>(rng() % 50);
+        s.settings.passes = 1 + static_cast<int>(rng() % 8);
+        s.settings.subSteps = 1 + static_cast<int>(rng() % 50);
         s.settings.positionIterations = static_cast<int>(rng() % 10);
         s.settings.restitutionThreshold = uniform(0.0f, 5.0f);
         s.settings.restitutionCombine = static_cast<RestitutionCombine>(rng() % 4);

@@ -108,7 +108,7 @@ class SingleImpulse : public ::testing::TestWithParam<float> {};
 TEST_P(SingleImpulse, MatchesTextbookFormulaWithSkewedInertia) {
     const float e = GetParam();
     WorldSettings settings = zeroGravity();
-    settings.velocityIterations = 1;
+    settings.subSteps = 1;
     settings.warmStarting = false;
     settings.restitutionThreshold = 0.01f;
     OffCentreImpact s = makeOffCentreImpact(settings, e, 0.0f);
