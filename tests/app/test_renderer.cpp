@@ -91,15 +91,22 @@ size_t differingBytes(const std::vector<unsigned char>& a, const std::vector<uns
     return count;
 }
 
+// Sets a renderer up with the source tree's shaders; a failure says why.
+bool initWithSourceShaders(render::Renderer& renderer) {
+    app::DataPaths paths;
+    const std::string found = app::findDataPaths("/nonexistent/bin", paths);
+    std::string error = found;
+    if (found.empty() && renderer.init(paths.shaders, error)) return true;
+    ADD_FAILURE() << error;
+    return false;
+}
+
 TEST(Renderer, ShadowMapDrawnAgainWhereCastersMovedMatchesAWholeNewMap) {
     HiddenGlWindow window;
     if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
-    app::DataPaths paths;
-    ASSERT_EQ(app::findDataPaths("/nonexistent/bin", paths), "");  // the source tree's shaders
     render::Renderer partial, whole;
-    std::string error;
-    ASSERT_TRUE(partial.init(paths.shaders, error)) << error;
-    ASSERT_TRUE(whole.init(paths.shaders, error)) << error;
+    ASSERT_TRUE(initWithSourceShaders(partial));
+    ASSERT_TRUE(initWithSourceShaders(whole));
 
     const render::DrawList before = boxesOnGround();
     render::DrawList after = before;
@@ -120,11 +127,8 @@ TEST(Renderer, ShadowMapDrawnAgainWhereCastersMovedMatchesAWholeNewMap) {
 TEST(Renderer, BodiesBehindAWallShowWhereverTheyPeekOverIt) {
     HiddenGlWindow window;
     if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
-    app::DataPaths paths;
-    ASSERT_EQ(app::findDataPaths("/nonexistent/bin", paths), "");
     render::Renderer renderer;
-    std::string error;
-    ASSERT_TRUE(renderer.init(paths.shaders, error)) << error;
+    ASSERT_TRUE(initWithSourceShaders(renderer));
 
     // Bodies wholly behind the wall are left out of the main pass; one whose top peeks
     // over it must not be. Looking along -z, a little down, at a wall 3 m high; bodies
@@ -162,11 +166,8 @@ TEST(Renderer, BodiesBehindAWallShowWhereverTheyPeekOverIt) {
 TEST(Renderer, ReportsItsContextAndADebugContextSendsGlErrorsToStderr) {
     HiddenGlWindow window(SDL_GL_CONTEXT_DEBUG_FLAG);
     if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
-    app::DataPaths paths;
-    ASSERT_EQ(app::findDataPaths("/nonexistent/bin", paths), "");
     render::Renderer renderer;
-    std::string error;
-    ASSERT_TRUE(renderer.init(paths.shaders, error)) << error;
+    ASSERT_TRUE(initWithSourceShaders(renderer));
     const render::GlInfo& info = renderer.glInfo();
     EXPECT_FALSE(info.renderer.empty());
     EXPECT_NE(info.renderer, "(unknown)");
@@ -183,12 +184,9 @@ TEST(Renderer, ReportsItsContextAndADebugContextSendsGlErrorsToStderr) {
 TEST(Renderer, AShadowMapTheContextCannotHoldTurnsShadowsOffWithAMessage) {
     HiddenGlWindow window;
     if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
-    app::DataPaths paths;
-    ASSERT_EQ(app::findDataPaths("/nonexistent/bin", paths), "");
     render::Renderer renderer, unshadowed;
-    std::string error;
-    ASSERT_TRUE(renderer.init(paths.shaders, error)) << error;
-    ASSERT_TRUE(unshadowed.init(paths.shaders, error)) << error;
+    ASSERT_TRUE(initWithSourceShaders(renderer));
+    ASSERT_TRUE(initWithSourceShaders(unshadowed));
     render::OrbitCamera camera;
     camera.frame(glm::vec3(0.0f), 9.0f, float(kWidth) / float(kHeight));
     render::RenderOptions options;
