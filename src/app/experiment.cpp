@@ -99,16 +99,6 @@ std::string describe(const AppliedEdit& edit) {
     return std::visit(Describe{edit.before}, edit.command);
 }
 
-Validation validateScene(const scene::Scene& scene) {
-    if (const Validation bad = validateSettings(scene.settings)) return FieldError{"world." + bad->field, bad->rule};
-    for (size_t i = 0; i < scene.bodies.size(); ++i) {
-        if (const Validation bad = validateBodyDef(scene.bodies[i])) {
-            return FieldError{"bodies[" + std::to_string(i) + "]." + bad->field, bad->rule};
-        }
-    }
-    return std::nullopt;
-}
-
 Validation Experiment::apply(Command command) {
     const uint64_t step = world_.stepCount();
     Replaced before;
@@ -344,7 +334,7 @@ Validation Experiment::applyCommand(const EndDrag&, Replaced& before) {
 }
 
 Validation Experiment::applyCommand(const LoadScene& c, Replaced& before) {
-    if (Validation refused = validateScene(c.scene)) return refused;
+    if (Validation refused = scene::validateScene(c.scene)) return refused;
     restart(before, c.scene, c.path);
     return std::nullopt;
 }

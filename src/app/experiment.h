@@ -202,8 +202,4 @@ private:
     uint64_t savedSerial_ = 0;
 };
 
-/// Checks a scene built in code (a file's scene is checked by the loader): its settings
-/// and every body, the field named as in the file ("world.timestep", "bodies[2].mass").
-Validation validateScene(const scene::Scene& scene);
-
 }  // namespace impulse::app

@@ -705,10 +705,18 @@ SceneResult loadSceneFile(const std::string& path) {
     return parseScene(text, path);
 }
 
-World buildWorld(const Scene& scene) {
-    if (Validation e = validateSettings(scene.settings)) {
-        throw std::invalid_argument("buildWorld: world." + e->message());
+Validation validateScene(const Scene& scene) {
+    if (const Validation bad = validateSettings(scene.settings)) return FieldError{"world." + bad->field, bad->rule};
+    for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+        if (const Validation bad = validateBodyDef(scene.bodies[i])) {
+            return FieldError{"bodies[" + std::to_string(i) + "]." + bad->field, bad->rule};
+        }
     }
+    return std::nullopt;
+}
+
+World buildWorld(const Scene& scene) {
+    if (const Validation bad = validateScene(scene)) throw std::invalid_argument("buildWorld: " + bad->message());
     World world(scene.settings);
     for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
         FieldError error;

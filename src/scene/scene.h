@@ -74,6 +74,10 @@ SceneResult parseScene(const std::string& text, const std::string& fileName = "<
 /// Reads and parses a file (errors also for unreadable files).
 SceneResult loadSceneFile(const std::string& path);
 
+/// Checks a scene built in code (a file's scene is checked as it is read): its settings
+/// and every body, the field named as in the file ("world.timestep", "bodies[2].mass").
+Validation validateScene(const Scene& scene);
+
 /// A fresh world holding the scene (all definitions are already valid).
 World buildWorld(const Scene& scene);
 /// The world's current settings and bodies (state included) as a scene.
