@@ -115,8 +115,10 @@ void Panels::draw(EditTarget& target, SimControls& sim, DebugView& view, const F
     sceneWindow(sim, frame, requests);
     worldWindow(target, view);
     statsWindow(world, frame);
-    bodyWindow(target, requests);
-    contactWindow(world, target.selected());
+    // Built once a frame: the Body panel's partners and the inspector read the same list.
+    const std::vector<ContactPointInfo> contacts = world.contacts();
+    bodyWindow(target, contacts, requests);
+    contactWindow(world, contacts, target.selected());
     helpWindow();
     confirmationPopup(requests);
 }
@@ -307,7 +309,7 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
     ImGui::End();
 }
 
-void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
+void Panels::bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>& contacts, PanelRequests& requests) {
     const World& world = target.world();
     placeWindow(layout_.body);
     if (!ImGui::Begin("Body", nullptr, kColumnPanel)) {
@@ -400,7 +402,7 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
                              "most mu_s times the normal impulse; beyond that it slides with mu. Untick the box\n"
                              "to make mu_s follow mu. Combined with the other body's mu_s.";
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", staticHelp);
-    effectiveCoefficients(world, id);
+    effectiveCoefficients(world, contacts, id);
 
     vec3 p = def.position;
     if (fields_.edit("position (m)", p, numericDrag(0.01f, "%.2f"))) bodyEditor_.setPosition(target, p);
@@ -475,9 +477,9 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     ImGui::End();
 }
 
-void Panels::effectiveCoefficients(const World& world, BodyId id) {
+void Panels::effectiveCoefficients(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId id) {
     // What the solver uses is the pair's value, not the one typed above: list each partner's.
-    std::vector<BodyId> partners = contactPartners(world.contacts(), id);
+    std::vector<BodyId> partners = contactPartners(contacts, id);
     const char* heading = "Contacts use (touching now):";
     if (!partners.empty()) {
         lastPartner_ = partners.front();
@@ -511,13 +513,12 @@ void Panels::effectiveCoefficients(const World& world, BodyId id) {
     }
 }
 
-void Panels::contactWindow(const World& world, BodyId selected) {
+void Panels::contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected) {
     placeWindow(layout_.contacts);
     if (!ImGui::Begin("Contact inspector", nullptr, kColumnPanel)) {
         ImGui::End();
         return;
     }
-    const std::vector<ContactPointInfo> contacts = world.contacts();
     // A pile has thousands of contacts: the table lays out only the rows in view.
     const std::vector<size_t> rows = contactRows(contacts, selected, contactsOfSelectionOnly_);
     if (rows.size() == contacts.size()) {

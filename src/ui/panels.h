@@ -109,10 +109,10 @@ public:
 private:
     void sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests);
     void worldWindow(EditTarget& target, DebugView& view);
-    void bodyWindow(EditTarget& target, PanelRequests& requests);
+    void bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>& contacts, PanelRequests& requests);
     /// The pair coefficients of the selected body's contacts (or of its last or likely partner).
-    void effectiveCoefficients(const World& world, BodyId id);
-    void contactWindow(const World& world, BodyId selected);
+    void effectiveCoefficients(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId id);
+    void contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected);
     void statsWindow(const World& world, const FrameInfo& frame);
     void helpWindow();
     void confirmationPopup(PanelRequests& requests);
