@@ -2,12 +2,11 @@
 // is recorded with what it replaced and the step it came at; a refused one names
 // the field, changes nothing (the world stays the same to the bit) and records nothing.
 #include "app/experiment.h"
+#include "physics/physics_test_util.h"
 
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 using namespace impulse;
@@ -15,11 +14,7 @@ using namespace impulse::app;
 
 namespace {
 
-template <class T>
-bool sameBits(const T& a, const T& b) {
-    static_assert(std::is_trivially_copyable_v<T>, "compared byte for byte");
-    return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
+using test::sameBits;
 
 // Every stored field of every body, the settings, the drag and the step count, bit for bit.
 // A body brought back by undo has a new handle: `sameHandles` false compares the slot
