@@ -1,3 +1,4 @@
+// Over 800 lines: the 3D pass and its shadow map are one piece of GL state; issue 23 splits it by render tier.
 #include "render/renderer.h"
 
 #include <glm/gtc/matrix_transform.hpp>

@@ -1,3 +1,4 @@
+// Over 800 lines: one file per public API (world.h), each section one query or guard.
 // The World API (physics/world.h): handles, queries, ray casts, the mouse drag,
 // reported contacts, energy and momentum, step guards, determinism and sleeping.
 #include "physics/constants.h"
