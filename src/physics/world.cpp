@@ -13,7 +13,9 @@
 namespace impulse {
 
 World::World(const WorldSettings& settings)
-    : internals_(std::make_unique<Internals>()), team_(std::make_unique<ThreadTeam>(1)) {
+    : layoutRevision_(nextLayoutRevision()),
+      internals_(std::make_unique<Internals>()),
+      team_(std::make_unique<ThreadTeam>(1)) {
     // Constructing from invalid settings is a programming error; fall back to defaults.
     settings_ = validateSettings(settings) ? WorldSettings{} : settings;
 }
@@ -29,6 +31,7 @@ World::World(const World& other)
       stepCount_(other.stepCount_),
       lastRecovery_(other.lastRecovery_),
       recoveryCount_(other.recoveryCount_),
+      layoutRevision_(other.layoutRevision_),
       internals_(std::make_unique<Internals>(*other.internals_)),
       team_(std::make_unique<ThreadTeam>(other.team_->size())) {}
 World& World::operator=(const World& other) {
@@ -136,6 +139,7 @@ BodyId World::createBody(const BodyDef& def, FieldError* error) {
     body.generation = generation;
     body.alive = true;
     ++liveBodies_;
+    layoutRevision_ = nextLayoutRevision();
     return idOf(index);
 }
 
@@ -150,6 +154,7 @@ bool World::removeBody(BodyId id) {
     body.generation = generation;
     freeSlots_.push_back(id.index);
     --liveBodies_;
+    layoutRevision_ = nextLayoutRevision();
     return true;
 }
 
@@ -192,6 +197,7 @@ Validation World::updateBody(BodyId id, const BodyDef& def) {
     if (shapeChanged || def.isStatic != body.isStatic) internals_->forgetContactsOf(id.index);
     if (def.isStatic && drag_.active && drag_.body == id) endDrag();
     applyDefinition(body, def);
+    layoutRevision_ = nextLayoutRevision();
     return std::nullopt;
 }
 

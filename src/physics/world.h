@@ -16,6 +16,7 @@
 namespace impulse {
 
 class ThreadTeam;
+class WorldSnapshot;
 
 /// Closest hit of a ray cast.
 struct RayHit {
@@ -156,6 +157,14 @@ public:
     /// Number of steps taken since creation.
     uint64_t stepCount() const { return stepCount_; }
 
+    /// The world as it is now, for restore() (world_snapshot.h). Shares the bodies'
+    /// properties with `previous` when no edit changed them since it was taken.
+    WorldSnapshot snapshot(const WorldSnapshot* previous = nullptr) const;
+    /// Puts the world back as it was when `snapshot` was taken (of this world or
+    /// any other): the steps that follow repeat the ones that followed then, bit
+    /// for bit. The thread count stays.
+    void restore(const WorldSnapshot& snapshot);
+
 private:
     struct Internals;
     /// One collide-and-solve pass of length dt: collide, then the solver's stages (solver.h).
@@ -186,6 +195,9 @@ private:
     uint64_t stepCount_ = 0;
     std::optional<StepRecovery> lastRecovery_;
     uint64_t recoveryCount_ = 0;
+    // Names the bodies' properties as they are (a new value at every edit of them,
+    // unique in the process): snapshots with the same one share them.
+    uint64_t layoutRevision_;
     std::unique_ptr<Internals> internals_;  // broadphase, manifolds, solver scratch
     std::unique_ptr<ThreadTeam> team_;      // runs the sub-steps' sweeps
 };

@@ -13,6 +13,9 @@
 
 namespace impulse {
 
+/// A value for World::layoutRevision_ that no world has had yet in this process.
+uint64_t nextLayoutRevision();
+
 /// Manifolds with the reports of their last step (ContactReport), in parallel
 /// arrays: the step streams the manifolds, only the inspector reads the reports.
 struct ContactList {

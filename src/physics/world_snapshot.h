@@ -1,0 +1,69 @@
+// A world between two steps, as values: what World::restore needs so that the
+// steps run from it repeat, bit for bit, the steps run from the world it was
+// taken of (docs/physics.md, "Snapshots"). It keeps what the next step reads
+// (each body's motion and sleep state, the contacts awake and asleep with
+// their warm-start impulses and narrowphase caches, the drag, the settings,
+// the step count) and what the panels show of the last step (its stats and
+// the contacts' reports), but none of the step's scratch. The bodies'
+// properties (shape, mass, materials, names, free slots) change only on an
+// edit, so consecutive snapshots share them.
+#pragma once
+
+#include "physics/contact.h"
+#include "physics/world.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace impulse {
+
+/// What a step changes of a body slot.
+struct BodyMotion {
+    vec3 position{0.0f};
+    quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
+    vec3 linearVelocity{0.0f};
+    vec3 angularVelocity{0.0f};
+    // Kept, not recomputed: the solver writes them with its own arithmetic.
+    mat3 rotation{1.0f};
+    mat3 inverseInertiaWorld{0.0f};
+    float restTime = 0.0f;
+    uint32_t island = 0;
+    bool asleep = false;
+};
+
+class WorldSnapshot {
+public:
+    /// World::stepCount() of the world it was taken of.
+    uint64_t stepCount() const { return stepCount_; }
+    /// Bytes it holds apart from the bodies' properties (which it may share).
+    size_t bytes() const;
+    /// Bytes of the bodies' properties, shared with the snapshots of the same layout.
+    size_t layoutBytes() const;
+    /// Whether `other` holds the same bodies' properties (shared, counted once).
+    bool sharesLayoutWith(const WorldSnapshot& other) const { return layout_ == other.layout_; }
+
+private:
+    friend class World;
+    /// The bodies with their properties as of an edit; `revision` names that edit.
+    struct Layout {
+        std::vector<Body> bodies;
+        std::vector<uint32_t> freeSlots;
+        int liveBodies = 0;
+        uint64_t revision = 0;
+    };
+    std::shared_ptr<const Layout> layout_;
+    std::vector<BodyMotion> motion_;  // one per body slot
+    WorldSettings settings_;
+    DragState drag_;
+    StepStats stats_;
+    uint64_t stepCount_ = 0;
+    std::optional<StepRecovery> lastRecovery_;
+    uint64_t recoveryCount_ = 0;
+    std::vector<ContactManifold> contacts_, sleepingContacts_;
+    std::vector<ContactReport> reports_, sleepingReports_;
+};
+
+}  // namespace impulse

@@ -1,0 +1,168 @@
+// World::snapshot / restore (world_snapshot.h): from a restored step, every
+// preset runs on bit for bit as it ran the first time, with a drag in progress,
+// a body edit, a spawn and (in a resting scene) sleeping islands in between.
+#include "physics/physics_test_util.h"
+#include "physics/world_snapshot.h"
+#include "scene/scene.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace impulse {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> presets() {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(fs::path(IMPULSE_SOURCE_DIR) / "assets" / "scenes")) {
+        if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+World loadPreset(const fs::path& file) {
+    const scene::SceneResult result = scene::loadSceneFile(file.string());
+    if (const auto* error = std::get_if<scene::SceneError>(&result)) ADD_FAILURE() << error->message();
+    return scene::buildWorld(std::get<scene::Scene>(result));
+}
+
+/// The inputs of the run, by step: a drag of the last dynamic body whose target
+/// climbs every step, an edit of the first one's mass and e, a sphere spawned
+/// above, the drag's release.
+void applyInputs(World& world) {
+    std::vector<BodyId> dynamic;
+    for (BodyId id : world.bodyIds()) {
+        if (world.body(id).isDynamic()) dynamic.push_back(id);
+    }
+    if (dynamic.empty()) return;
+    const uint64_t step = world.stepCount();
+    if (step == 4) {
+        const Body& grabbed = world.body(dynamic.back());
+        ASSERT_FALSE(world.beginDrag(dynamic.back(), grabbed.position + vec3(0.05f, 0.0f, 0.0f)));
+    }
+    if (world.drag().active) world.setDragTarget(world.drag().anchor + vec3(0.0f, 0.02f, 0.01f));
+    if (step == 9) {
+        BodyDef def = world.bodyDef(dynamic.front());
+        def.mass *= 2.0f;
+        def.inertia.reset();
+        def.restitution = 0.2f;
+        ASSERT_FALSE(world.updateBody(dynamic.front(), def));
+    }
+    if (step == 13) {
+        BodyDef ball;
+        ball.name = "spawned ball";
+        ball.shape = Shape::sphere(0.3f);
+        ball.position = world.body(dynamic.front()).position + vec3(0.0f, 1.5f, 0.0f);
+        ASSERT_TRUE(world.createBody(ball));
+    }
+    if (step == 20) world.endDrag();
+}
+
+void runTo(World& world, uint64_t end) {
+    while (world.stepCount() < end) {
+        applyInputs(world);
+        world.step();
+    }
+}
+
+/// The last step's contacts and stats, as the panels show them, bit for bit.
+::testing::AssertionResult sameLastStep(const World& a, const World& b) {
+    const std::vector<ContactPointInfo> x = a.contacts(), y = b.contacts();
+    if (x.size() != y.size()) return ::testing::AssertionFailure() << x.size() << " vs " << y.size() << " contacts";
+    for (size_t i = 0; i < x.size(); ++i) {
+        const bool same = x[i].bodyA == y[i].bodyA && x[i].bodyB == y[i].bodyB && x[i].featureId == y[i].featureId &&
+                          test::sameBits(x[i].point, y[i].point) && test::sameBits(x[i].normal, y[i].normal) &&
+                          test::sameBits(x[i].separation, y[i].separation) &&
+                          test::sameBits(x[i].normalImpulse, y[i].normalImpulse) &&
+                          test::sameBits(x[i].frictionImpulse, y[i].frictionImpulse) &&
+                          test::sameBits(x[i].normalVelocityAfter, y[i].normalVelocityAfter) &&
+                          test::sameBits(x[i].impactNormalImpulse, y[i].impactNormalImpulse) &&
+                          x[i].warmStarted == y[i].warmStarted && x[i].sticking == y[i].sticking;
+        if (!same) return ::testing::AssertionFailure() << "contact point " << i << " differs";
+    }
+    const StepStats& s = a.stats();
+    const StepStats& t = b.stats();
+    if (s.candidatePairs != t.candidatePairs || s.manifolds != t.manifolds || s.contactPoints != t.contactPoints ||
+        s.sleepingBodies != t.sleepingBodies || s.sleepingContactPoints != t.sleepingContactPoints) {
+        return ::testing::AssertionFailure() << "stats differ";
+    }
+    if (a.drag().active != b.drag().active || !test::sameBits(a.drag().target, b.drag().target) ||
+        !test::sameBits(a.drag().force, b.drag().force)) {
+        return ::testing::AssertionFailure() << "drags differ";
+    }
+    return ::testing::AssertionSuccess();
+}
+
+/// Runs `world` to `end` with snapshots at `marks`, keeping a copy of the world
+/// at each; then restores each snapshot, into the world at the end and into a
+/// fresh one, and checks that the state at the mark and at the end are repeated.
+void checkRestores(World world, const std::vector<uint64_t>& marks, uint64_t end) {
+    std::vector<WorldSnapshot> snapshots;
+    std::vector<World> atMarks;
+    for (uint64_t mark : marks) {
+        runTo(world, mark);
+        snapshots.push_back(world.snapshot(snapshots.empty() ? nullptr : &snapshots.back()));
+        atMarks.push_back(world);
+    }
+    runTo(world, end);
+    const World firstRun = world;
+    for (size_t i = 0; i < marks.size(); ++i) {
+        SCOPED_TRACE("restored at step " + std::to_string(marks[i]));
+        World fresh;
+        for (World* target : {&world, &fresh}) {
+            target->restore(snapshots[i]);
+            EXPECT_TRUE(test::sameState(*target, atMarks[i]));
+            EXPECT_TRUE(sameLastStep(*target, atMarks[i]));
+            runTo(*target, end);
+            EXPECT_TRUE(test::sameState(*target, firstRun));
+            EXPECT_TRUE(sameLastStep(*target, firstRun));
+        }
+    }
+}
+
+TEST(SnapshotRestore, EveryPresetRunsOnBitForBitFromRestoredSteps) {
+    for (const fs::path& file : presets()) {
+        SCOPED_TRACE(file.filename().string());
+        World world = loadPreset(file);
+        // The large piles cost a few hundred times a small scene per step.
+        const uint64_t end = world.bodyCount() > 200 ? 24 : 60;
+        checkRestores(world, {0, 6, 11, 15, end / 2 + 5}, end);
+    }
+}
+
+TEST(SnapshotRestore, SleepingIslandsAndTheirContactsComeBack) {
+    World world = loadPreset(fs::path(IMPULSE_SOURCE_DIR) / "assets" / "scenes" / "tower10.json");
+    WorldSettings settings = world.settings();
+    settings.sleeping = true;
+    settings.sleepTime = 0.1f;
+    settings.sleepSpeed = 0.2f;
+    ASSERT_FALSE(world.setSettings(settings));
+    World probe = world;
+    runTo(probe, 40);
+    ASSERT_GT(probe.stats().sleepingBodies, 0) << "the tower should rest by then";
+    checkRestores(world, {10, 40, 70, 100}, 120);
+}
+
+TEST(SnapshotRestore, ConsecutiveSnapshotsShareTheBodiesUntilAnEdit) {
+    World world = loadPreset(fs::path(IMPULSE_SOURCE_DIR) / "assets" / "scenes" / "tower10.json");
+    const WorldSnapshot first = world.snapshot();
+    world.step();
+    const WorldSnapshot second = world.snapshot(&first);
+    EXPECT_TRUE(second.sharesLayoutWith(first));
+    const BodyId top = world.bodyIds().back();
+    BodyDef def = world.bodyDef(top);
+    def.friction = 0.9f;
+    ASSERT_FALSE(world.updateBody(top, def));
+    const WorldSnapshot third = world.snapshot(&second);
+    EXPECT_FALSE(third.sharesLayoutWith(second));
+    EXPECT_GT(third.layoutBytes(), size_t(world.bodyCount()) * sizeof(Body));
+}
+
+}  // namespace
+}  // namespace impulse
