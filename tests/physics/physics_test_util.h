@@ -59,6 +59,34 @@ inline ::testing::AssertionResult sameState(const World& a, const World& b) {
     return ::testing::AssertionSuccess();
 }
 
+// The last step's contacts, stats and drag, as the panels show them, bit for bit.
+inline ::testing::AssertionResult sameLastStep(const World& a, const World& b) {
+    const std::vector<ContactPointInfo> x = a.contacts(), y = b.contacts();
+    if (x.size() != y.size()) return ::testing::AssertionFailure() << x.size() << " vs " << y.size() << " contacts";
+    for (size_t i = 0; i < x.size(); ++i) {
+        const bool same = x[i].bodyA == y[i].bodyA && x[i].bodyB == y[i].bodyB && x[i].featureId == y[i].featureId &&
+                          sameBits(x[i].point, y[i].point) && sameBits(x[i].normal, y[i].normal) &&
+                          sameBits(x[i].separation, y[i].separation) &&
+                          sameBits(x[i].normalImpulse, y[i].normalImpulse) &&
+                          sameBits(x[i].frictionImpulse, y[i].frictionImpulse) &&
+                          sameBits(x[i].normalVelocityAfter, y[i].normalVelocityAfter) &&
+                          sameBits(x[i].impactNormalImpulse, y[i].impactNormalImpulse) &&
+                          x[i].warmStarted == y[i].warmStarted && x[i].sticking == y[i].sticking;
+        if (!same) return ::testing::AssertionFailure() << "contact point " << i << " differs";
+    }
+    const StepStats& s = a.stats();
+    const StepStats& t = b.stats();
+    if (s.candidatePairs != t.candidatePairs || s.manifolds != t.manifolds || s.contactPoints != t.contactPoints ||
+        s.sleepingBodies != t.sleepingBodies || s.sleepingContactPoints != t.sleepingContactPoints) {
+        return ::testing::AssertionFailure() << "stats differ";
+    }
+    if (a.drag().active != b.drag().active || !sameBits(a.drag().target, b.drag().target) ||
+        !sameBits(a.drag().force, b.drag().force)) {
+        return ::testing::AssertionFailure() << "drags differ";
+    }
+    return ::testing::AssertionSuccess();
+}
+
 inline ::testing::AssertionResult sameDef(const BodyDef& a, const BodyDef& b) {
     const bool same = a.name == b.name && a.shape.type == b.shape.type && sameBits(a.shape.radius, b.shape.radius) &&
                       sameBits(a.shape.halfExtents, b.shape.halfExtents) && a.isStatic == b.isStatic &&

@@ -71,34 +71,6 @@ void runTo(World& world, uint64_t end) {
     }
 }
 
-/// The last step's contacts and stats, as the panels show them, bit for bit.
-::testing::AssertionResult sameLastStep(const World& a, const World& b) {
-    const std::vector<ContactPointInfo> x = a.contacts(), y = b.contacts();
-    if (x.size() != y.size()) return ::testing::AssertionFailure() << x.size() << " vs " << y.size() << " contacts";
-    for (size_t i = 0; i < x.size(); ++i) {
-        const bool same = x[i].bodyA == y[i].bodyA && x[i].bodyB == y[i].bodyB && x[i].featureId == y[i].featureId &&
-                          test::sameBits(x[i].point, y[i].point) && test::sameBits(x[i].normal, y[i].normal) &&
-                          test::sameBits(x[i].separation, y[i].separation) &&
-                          test::sameBits(x[i].normalImpulse, y[i].normalImpulse) &&
-                          test::sameBits(x[i].frictionImpulse, y[i].frictionImpulse) &&
-                          test::sameBits(x[i].normalVelocityAfter, y[i].normalVelocityAfter) &&
-                          test::sameBits(x[i].impactNormalImpulse, y[i].impactNormalImpulse) &&
-                          x[i].warmStarted == y[i].warmStarted && x[i].sticking == y[i].sticking;
-        if (!same) return ::testing::AssertionFailure() << "contact point " << i << " differs";
-    }
-    const StepStats& s = a.stats();
-    const StepStats& t = b.stats();
-    if (s.candidatePairs != t.candidatePairs || s.manifolds != t.manifolds || s.contactPoints != t.contactPoints ||
-        s.sleepingBodies != t.sleepingBodies || s.sleepingContactPoints != t.sleepingContactPoints) {
-        return ::testing::AssertionFailure() << "stats differ";
-    }
-    if (a.drag().active != b.drag().active || !test::sameBits(a.drag().target, b.drag().target) ||
-        !test::sameBits(a.drag().force, b.drag().force)) {
-        return ::testing::AssertionFailure() << "drags differ";
-    }
-    return ::testing::AssertionSuccess();
-}
-
 /// Runs `world` to `end` with snapshots at `marks`, keeping a copy of the world
 /// at each; then restores each snapshot, into the world at the end and into a
 /// fresh one, and checks that the state at the mark and at the end are repeated.
@@ -118,10 +90,10 @@ void checkRestores(World world, const std::vector<uint64_t>& marks, uint64_t end
         for (World* target : {&world, &fresh}) {
             target->restore(snapshots[i]);
             EXPECT_TRUE(test::sameState(*target, atMarks[i]));
-            EXPECT_TRUE(sameLastStep(*target, atMarks[i]));
+            EXPECT_TRUE(test::sameLastStep(*target, atMarks[i]));
             runTo(*target, end);
             EXPECT_TRUE(test::sameState(*target, firstRun));
-            EXPECT_TRUE(sameLastStep(*target, firstRun));
+            EXPECT_TRUE(test::sameLastStep(*target, firstRun));
         }
     }
 }
