@@ -99,7 +99,7 @@ std::string describe(const AppliedEdit& edit) {
     return std::visit(Describe{edit.before}, edit.command);
 }
 
-Validation Experiment::apply(Command command) {
+Validation Experiment::applyNow(Command command) {
     const uint64_t step = world_.stepCount();
     Replaced before;
     before.selection = selected_;
@@ -114,18 +114,18 @@ Validation Experiment::apply(Command command) {
         const bool wasSaved = !hasUnsavedEdits();
         const bool loaded = std::holds_alternative<LoadScene>(entry.command);
         const bool resetSaved = std::holds_alternative<ResetScene>(entry.command) && wasSaved;
-        history_.push_back(std::move(entry));
+        history_.push_back(std::make_shared<AppliedEdit>(std::move(entry)));
         if (loaded || resetSaved) markSaved();  // the world is a file's again
     } else {
         // Not an edit: recorded where it happened, leaving what can be redone.
-        history_.insert(history_.end() - static_cast<std::ptrdiff_t>(undone_), std::move(entry));
+        history_.insert(history_.end() - static_cast<std::ptrdiff_t>(undone_), std::make_shared<AppliedEdit>(std::move(entry)));
     }
     trimHistory();
     return std::nullopt;
 }
 
 void Experiment::trimHistory() {
-    const auto keepsExperiment = [](const AppliedEdit& e) { return e.before.experiment != nullptr; };
+    const auto keepsExperiment = [](const std::shared_ptr<AppliedEdit>& e) { return e->before.experiment != nullptr; };
     size_t kept = static_cast<size_t>(std::count_if(history_.begin(), history_.end(), keepsExperiment));
     size_t drop = 0;
     const size_t inForce = history_.size() - undone_;
@@ -138,8 +138,8 @@ void Experiment::trimHistory() {
 
 std::optional<size_t> Experiment::undoIndex() const {
     for (size_t i = history_.size() - undone_; i-- > 0;) {
-        if (!isUndoable(history_[i].command)) continue;
-        if (replacedNothing(history_[i])) return std::nullopt;
+        if (!isUndoable(history_[i]->command)) continue;
+        if (replacedNothing(*history_[i])) return std::nullopt;
         return i;
     }
     return std::nullopt;
@@ -147,42 +147,47 @@ std::optional<size_t> Experiment::undoIndex() const {
 
 std::optional<size_t> Experiment::redoIndex() const {
     for (size_t i = history_.size() - undone_; i < history_.size(); ++i) {
-        if (isUndoable(history_[i].command)) return i;
+        if (isUndoable(history_[i]->command)) return i;
     }
     return std::nullopt;
 }
 
 const AppliedEdit* Experiment::nextUndo() const {
     const std::optional<size_t> i = undoIndex();
-    return i ? &history_[*i] : nullptr;
+    return i ? history_[*i].get() : nullptr;
 }
 
 const AppliedEdit* Experiment::nextRedo() const {
     const std::optional<size_t> i = redoIndex();
-    return i ? &history_[*i] : nullptr;
+    return i ? history_[*i].get() : nullptr;
 }
 
 uint64_t Experiment::latestEditInForce() const {
     for (size_t i = history_.size() - undone_; i-- > 0;) {
-        if (isUndoable(history_[i].command)) return history_[i].serial;
+        if (isUndoable(history_[i]->command)) return history_[i]->serial;
     }
     return 0;
 }
 
-Validation Experiment::undo() {
+Validation Experiment::undoNow() {
     const std::optional<size_t> i = undoIndex();
     if (!i) return FieldError{"undo", "nothing to undo"};
-    if (Validation refused = revert(history_[*i])) return refused;
+    if (Validation refused = revert(ownEntry(*i))) return refused;
     undone_ = history_.size() - *i;
     return std::nullopt;
 }
 
-Validation Experiment::redo() {
+Validation Experiment::redoNow() {
     const std::optional<size_t> i = redoIndex();
     if (!i) return FieldError{"redo", "nothing to redo"};
-    if (Validation refused = reapply(history_[*i])) return refused;
+    if (Validation refused = reapply(ownEntry(*i))) return refused;
     undone_ = history_.size() - *i - 1;
     return std::nullopt;
+}
+
+AppliedEdit& Experiment::ownEntry(size_t i) {
+    if (history_[i].use_count() > 1) history_[i] = std::make_shared<AppliedEdit>(*history_[i]);
+    return *history_[i];
 }
 
 Validation Experiment::revert(AppliedEdit& edit) {
@@ -260,11 +265,11 @@ void Experiment::renameBody(BodyId from, BodyId to) {
     // Handles of other worlds may have the same value and must stay as they are.
     const size_t cursor = history_.size() - undone_;
     size_t first = cursor;
-    while (first > 0 && !restartsWorld(history_[first - 1].command)) --first;
+    while (first > 0 && !restartsWorld(history_[first - 1]->command)) --first;
     size_t end = cursor;
-    while (end < history_.size() && !restartsWorld(history_[end].command)) ++end;
-    for (size_t i = first; i < end; ++i) renameIn(history_[i]);
-    if (end < history_.size()) rename(history_[end].before.selection);
+    while (end < history_.size() && !restartsWorld(history_[end]->command)) ++end;
+    for (size_t i = first; i < end; ++i) renameIn(ownEntry(i));
+    if (end < history_.size()) rename(ownEntry(end).before.selection);
     rename(selected_);
 }
 
@@ -371,9 +376,127 @@ std::string Experiment::save(const std::string& path, const std::optional<scene:
     return scene::saveSceneFile(scene, path);
 }
 
+Validation Experiment::apply(Command command) { return input(std::move(command)); }
+Validation Experiment::undo() { return input(UndoInput{}); }
+Validation Experiment::redo() { return input(RedoInput{}); }
+
+EditBook Experiment::currentBook() const { return EditBook{history_, undone_, savedSerial_, dragSettings_}; }
+
+void Experiment::useBook(const EditBook& book) {
+    history_ = book.history;
+    undone_ = book.undone;
+    savedSerial_ = book.savedSerial;
+    useDragSettings(book.dragSettings);
+}
+
+const EditBook& Experiment::bookAt(uint64_t step) const {
+    for (size_t i = inputs_.size(); i-- > 0;) {
+        if (inputs_[i].step <= step && inputs_[i].book) return *inputs_[i].book;
+    }
+    return *runStartBook_;
+}
+
+void Experiment::dropRunAfter(uint64_t step) {
+    while (!inputs_.empty() && inputs_.back().step > step) inputs_.pop_back();
+    runHistory_.dropAfter(step);
+    runEnd_ = step;
+}
+
+Validation Experiment::input(RunInput input) {
+    // An input at an earlier step continues the run from there: the edit history
+    // it meets is the one the run had then, and the rest of the run goes.
+    const bool inThePast = shownStep() < runEnd_;
+    std::optional<EditBook> present;
+    if (inThePast) {
+        present = currentBook();
+        useBook(bookAt(shownStep()));
+    }
+    bool restarts = false;
+    Validation refused;
+    if (auto* command = std::get_if<Command>(&input)) {
+        restarts = restartsWorld(*command);
+        refused = applyNow(*command);
+    } else if (std::holds_alternative<UndoInput>(input)) {
+        restarts = nextUndo() && restartsWorld(nextUndo()->command);
+        refused = undoNow();
+    } else if (std::holds_alternative<RedoInput>(input)) {
+        restarts = nextRedo() && restartsWorld(nextRedo()->command);
+        refused = redoNow();
+    }
+    if (refused) {
+        if (present) useBook(*present);
+        return refused;
+    }
+    if (restarts) {
+        startRun();
+        return std::nullopt;
+    }
+    if (inThePast) dropRunAfter(shownStep());
+    inputs_.push_back(LoggedInput{shownStep(), std::move(input), std::make_shared<const EditBook>(currentBook())});
+    runHistory_.keep(world_, simulatedTime_, true);
+    return std::nullopt;
+}
+
+void Experiment::setDragTarget(const vec3& target) {
+    // Only a change is an input: the app sets the cursor's target every frame.
+    if (!world_.drag().active || !isFinite(target) || world_.drag().target == target) return;
+    if (shownStep() < runEnd_) {
+        useBook(bookAt(shownStep()));
+        dropRunAfter(shownStep());
+    }
+    world_.setDragTarget(target);
+    inputs_.push_back(LoggedInput{shownStep(), DragTargetInput{target}, nullptr});
+}
+
+void Experiment::startRun() {
+    inputs_.clear();
+    runHistory_.clear();
+    runHistory_.keep(world_, simulatedTime_, true);
+    runEnd_ = world_.stepCount();
+    runStartBook_ = std::make_shared<const EditBook>(currentBook());
+}
+
+void Experiment::applyDragTargetsAt(uint64_t step) {
+    const auto byStep = [](const LoggedInput& a, const LoggedInput& b) { return a.step < b.step; };
+    const LoggedInput key{step, DragTargetInput{}, nullptr};
+    auto [first, last] = std::equal_range(inputs_.begin(), inputs_.end(), key, byStep);
+    // What came before the step's last other input is in the keyframe that input pinned.
+    for (auto it = first; it != last; ++it) {
+        if (!std::holds_alternative<DragTargetInput>(it->input)) first = it + 1;
+    }
+    for (auto it = first; it != last; ++it) world_.setDragTarget(std::get<DragTargetInput>(it->input).target);
+}
+
 void Experiment::step() {
     world_.step();
     simulatedTime_ += world_.settings().timestep;
+    const uint64_t step = world_.stepCount();
+    if (step > runEnd_) {
+        runEnd_ = step;
+        runHistory_.stepped(world_, simulatedTime_);
+        return;
+    }
+    // The recorded run's next step: its edits are in the keyframes they pinned.
+    const RunHistory::Keyframe* keyframe = runHistory_.atOrBefore(step);
+    if (keyframe->pinned && keyframe->world.stepCount() == step) {
+        world_.restore(keyframe->world);
+        simulatedTime_ = keyframe->simulatedTime;
+    }
+    applyDragTargetsAt(step);
+}
+
+void Experiment::seek(uint64_t step) {
+    step = std::clamp(step, runStart(), runEnd_);
+    const RunHistory::Keyframe& keyframe = *runHistory_.atOrBefore(step);
+    world_.restore(keyframe.world);
+    simulatedTime_ = keyframe.simulatedTime;
+    applyDragTargetsAt(world_.stepCount());
+    while (world_.stepCount() < step) {
+        world_.step();
+        simulatedTime_ += world_.settings().timestep;
+        applyDragTargetsAt(world_.stepCount());
+    }
+    if (!world_.isValid(selected_)) selected_ = BodyId{};
 }
 
 void Experiment::select(BodyId id) { selected_ = world_.isValid(id) ? id : BodyId{}; }

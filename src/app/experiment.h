@@ -8,6 +8,7 @@
 // tests drive it.
 #pragma once
 
+#include "app/run_history.h"
 #include "physics/world.h"
 #include "scene/scene.h"
 
@@ -101,10 +102,40 @@ bool restartsWorld(const Command& command);
 /// What an entry did, for the undo and redo buttons' tooltips ("crate: mass, e").
 std::string describe(const AppliedEdit& edit);
 
+/// The run's inputs besides commands: undo and redo (inputs like any edit: the
+/// edit history they walk is the one the run's log built), and the drag's target.
+struct UndoInput {};
+struct RedoInput {};
+struct DragTargetInput {
+    vec3 target{0.0f};
+};
+using RunInput = std::variant<Command, UndoInput, RedoInput, DragTargetInput>;
+
+/// The edit history's entries, shared with the books of the run's inputs (an entry
+/// that changes in place, a handle renamed or a deletion re-recorded, is copied first).
+using EditHistory = std::vector<std::shared_ptr<AppliedEdit>>;
+
+/// The edit history as an input left it: a branch at an earlier step takes it back.
+struct EditBook {
+    EditHistory history;
+    size_t undone = 0;
+    uint64_t savedSerial = 0;
+    DragSettings dragSettings;
+};
+
+/// One input of the run and the step it took effect at (World::stepCount() then):
+/// before that step's motion, after the inputs logged before it at the same step.
+struct LoggedInput {
+    uint64_t step = 0;
+    RunInput input;
+    /// The edit history right after it; null for a drag target, which leaves it as it was.
+    std::shared_ptr<const EditBook> book;
+};
+
 class Experiment {
 public:
     /// An empty world with default settings and no scene.
-    Experiment() = default;
+    Experiment() { startRun(); }
 
     /// Validates and applies one command and records it in history(). A refused command
     /// returns the rule broken, naming the field, and leaves everything as it was, with
@@ -117,10 +148,29 @@ public:
     /// returns the error ("" when saved).
     std::string save(const std::string& path, const std::optional<scene::SceneCamera>& camera = std::nullopt) const;
 
-    /// Advances the world by one step of settings().timestep.
+    /// Advances the world by one step of settings().timestep. While an earlier step
+    /// is shown, the step is the recorded run's next one (with its inputs); at the
+    /// run's end the run goes on and is recorded.
     void step();
-    /// Moves the grabbed point's target (the cursor); not an edit, as it changes every frame.
-    void setDragTarget(const vec3& target) { world_.setDragTarget(target); }
+    /// Moves the grabbed point's target (the cursor); not an edit, as it changes every
+    /// frame, but an input of the run when it changes the target.
+    void setDragTarget(const vec3& target);
+
+    /// The run: the starting state is its first keyframe, the rest is `runInputs()`,
+    /// oldest first. A load or reset (or undoing one) starts a new run; an input
+    /// while an earlier step is shown (seek) continues from there as a new run,
+    /// and the later part of the old one is dropped.
+    const std::vector<LoggedInput>& runInputs() const { return inputs_; }
+    const RunHistory& runHistory() const { return runHistory_; }
+    /// First and last recorded step of the run, and the one shown.
+    uint64_t runStart() const { return runHistory_.keyframes().front().world.stepCount(); }
+    uint64_t runEnd() const { return runEnd_; }
+    uint64_t shownStep() const { return world_.stepCount(); }
+    /// Shows the run at `step` (clamped to the run): the world, its last step's stats
+    /// and contacts as they were, from the keyframe before it and the logged inputs.
+    void seek(uint64_t step);
+    /// The keyframes' memory budget (RunHistory::kDefaultBudgetBytes by default).
+    void setHistoryBudget(size_t bytes) { runHistory_.setBudget(bytes); }
 
     /// Selects a body, or none for a null or stale handle. Not an edit: the world is unchanged.
     void select(BodyId id);
@@ -133,7 +183,7 @@ public:
     /// Simulated seconds since the scene was last loaded or reset.
     double simulatedTime() const { return simulatedTime_; }
     /// Every applied command, oldest first; the last redoCount() of them are undone.
-    const std::vector<AppliedEdit>& history() const { return history_; }
+    const EditHistory& history() const { return history_; }
     /// Most entries history() keeps (the oldest go first), and most of them that hold a
     /// whole experiment (a load or reset keeps the world it replaced).
     static constexpr size_t kHistoryLimit = 1000;
@@ -172,6 +222,8 @@ private:
     Validation applyCommand(const ResetScene& c, Replaced& before);
     /// Keeps the experiment as it is in `before`, then builds a fresh world from `scene`.
     void restart(Replaced& before, scene::Scene scene, std::string path);
+    /// Entry i, copied first if a book of the run shares it, to be changed in place.
+    AppliedEdit& ownEntry(size_t i);
     /// Puts back or applies again one entry (see undo()); a refusal changes nothing.
     Validation revert(AppliedEdit& edit);
     Validation reapply(AppliedEdit& edit);
@@ -183,6 +235,21 @@ private:
     void swapExperiment(ExperimentState& kept);
     /// A body came back under a new handle: the entries of the world in force say so from now on.
     void renameBody(BodyId from, BodyId to);
+    /// Applies a command, an undo or a redo and logs it in the run (see runInputs()).
+    Validation input(RunInput input);
+    Validation applyNow(Command command);
+    Validation undoNow();
+    Validation redoNow();
+    EditBook currentBook() const;
+    void useBook(const EditBook& book);
+    /// The edit history as it was at `step` of the run.
+    const EditBook& bookAt(uint64_t step) const;
+    /// The run ends at `step` from now on: its later inputs and keyframes go.
+    void dropRunAfter(uint64_t step);
+    /// A new run starting with the world as it is now.
+    void startRun();
+    /// The drag targets logged at `step` after its last other input, applied again.
+    void applyDragTargetsAt(uint64_t step);
     /// Drops the oldest entries beyond kHistoryLimit and kExperimentsKeptLimit.
     void trimHistory();
     std::optional<size_t> undoIndex() const;
@@ -196,10 +263,14 @@ private:
     BodyId selected_;
     DragSettings dragSettings_;
     double simulatedTime_ = 0.0;
-    std::vector<AppliedEdit> history_;
+    EditHistory history_;
     size_t undone_ = 0;  // entries at the end of history_ that are undone
     uint64_t nextSerial_ = 1;
     uint64_t savedSerial_ = 0;
+    std::vector<LoggedInput> inputs_;  // ascending step
+    RunHistory runHistory_;
+    uint64_t runEnd_ = 0;
+    std::shared_ptr<const EditBook> runStartBook_;  // the edit history when the run began
 };
 
 }  // namespace impulse::app

@@ -116,7 +116,7 @@ struct ExperimentFixture : ::testing::Test {
         EXPECT_EQ(experiment.history().size(), edits);
     }
 
-    const AppliedEdit& last() const { return experiment.history().back(); }
+    const AppliedEdit& last() const { return *experiment.history().back(); }
 };
 
 }  // namespace
@@ -313,9 +313,9 @@ TEST_F(ExperimentFixture, TheBeforeStatesPutTheEditsBack) {
     s.gravity = vec3(0.0f, -1.62f, 0.0f);
     ASSERT_FALSE(experiment.apply(SetWorldSettings{s}));
 
-    const std::vector<AppliedEdit> history = experiment.history();
-    ASSERT_FALSE(experiment.apply(SetWorldSettings{*history[2].before.settings}));
-    ASSERT_FALSE(experiment.apply(SetBody{crate, *history[1].before.body}));
+    const EditHistory history = experiment.history();
+    ASSERT_FALSE(experiment.apply(SetWorldSettings{*history[2]->before.settings}));
+    ASSERT_FALSE(experiment.apply(SetBody{crate, *history[1]->before.body}));
     expectSameWorld(start, experiment.world());
 }
 
@@ -331,7 +331,7 @@ TEST(Experiment, OpensSceneFilesAndReportsBadOnes) {
     EXPECT_EQ(experiment.scenePath(), preset);
     EXPECT_GT(experiment.world().bodyCount(), 0);
     ASSERT_EQ(experiment.history().size(), 1u);
-    EXPECT_EQ(std::get<LoadScene>(experiment.history()[0].command).path, preset);
+    EXPECT_EQ(std::get<LoadScene>(experiment.history()[0]->command).path, preset);
 }
 
 // Issue 20: undo takes back every kind of edit, redo applies it again, each to the
@@ -438,7 +438,7 @@ TEST_F(ExperimentFixture, UndoRevertsTheEditedValuesOnlyAndANewEditDropsTheRedo)
 TEST_F(ExperimentFixture, TheHistoryKeepsAtMostItsLimitOfEntriesAndOfWholeExperiments) {
     for (size_t i = 0; i < Experiment::kExperimentsKeptLimit + 5; ++i) ASSERT_FALSE(experiment.apply(ResetScene{}));
     size_t experiments = 0;
-    for (const AppliedEdit& e : experiment.history()) experiments += e.before.experiment != nullptr;
+    for (const auto& e : experiment.history()) experiments += e->before.experiment != nullptr;
     EXPECT_EQ(experiments, Experiment::kExperimentsKeptLimit);
     WorldSettings s = experiment.world().settings();
     for (size_t i = 0; i < Experiment::kHistoryLimit + 10; ++i) {

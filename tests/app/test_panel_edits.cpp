@@ -220,7 +220,7 @@ TEST_F(PanelFixture, EditsAreRecordedAsExperimentCommands) {
     const size_t recorded = experiment.history().size();
     ASSERT_TRUE(editor.setMass(edits, 4.0f));
     ASSERT_EQ(experiment.history().size(), recorded + 1);
-    const app::AppliedEdit& entry = experiment.history().back();
+    const app::AppliedEdit& entry = *experiment.history().back();
     ASSERT_TRUE(std::holds_alternative<app::SetBody>(entry.command));
     EXPECT_TRUE(std::get<app::SetBody>(entry.command).body == crate);
     EXPECT_EQ(std::get<app::SetBody>(entry.command).def.mass, 4.0f);
@@ -231,7 +231,7 @@ TEST_F(PanelFixture, EditsAreRecordedAsExperimentCommands) {
     s.passes = 2;
     ui::EditStatus status;
     ASSERT_TRUE(ui::applySettings(edits, s, status));
-    EXPECT_TRUE(std::holds_alternative<app::SetWorldSettings>(experiment.history().back().command));
+    EXPECT_TRUE(std::holds_alternative<app::SetWorldSettings>(experiment.history().back()->command));
 
     EXPECT_FALSE(editor.setMass(edits, -1.0f));
     s.passes = 0;

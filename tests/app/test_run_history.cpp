@@ -1,0 +1,215 @@
+// Issue 21: the run is its starting state plus its logged inputs; the history
+// keeps keyframes within a memory budget and shows any recorded step exactly as
+// it was; an input at an earlier step continues the run from there.
+#include "app/experiment.h"
+#include "physics/physics_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace impulse;
+using namespace impulse::app;
+
+namespace {
+
+const std::string kScene = std::string(IMPULSE_SOURCE_DIR) + "/assets/scenes/default.json";
+
+BodyId firstDynamic(const World& world) {
+    for (BodyId id : world.bodyIds()) {
+        if (world.body(id).isDynamic()) return id;
+    }
+    return BodyId{};
+}
+
+/// The inputs of the test run at the step the experiment is at: a drag whose
+/// target moves every step, an edit during it, a release, a spawn undone and
+/// redone, a world setting, and two edits at one step.
+void applyInputs(Experiment& experiment) {
+    const World& world = experiment.world();
+    const BodyId body = firstDynamic(world);
+    switch (world.stepCount()) {
+        case 10: ASSERT_FALSE(experiment.apply(BeginDrag{body, world.body(body).position})); break;
+        case 40: {
+            BodyDef def = world.bodyDef(body);
+            def.mass *= 3.0f;
+            ASSERT_FALSE(experiment.apply(SetBody{body, def}));
+            break;
+        }
+        case 60: ASSERT_FALSE(experiment.apply(EndDrag{})); break;
+        case 80: {
+            BodyDef ball;
+            ball.name = "dropped ball";
+            ball.shape = Shape::sphere(0.25f);
+            ball.position = vec3(0.3f, 3.0f, 0.2f);
+            ASSERT_FALSE(experiment.apply(SpawnBody{ball}));
+            break;
+        }
+        case 100: ASSERT_FALSE(experiment.undo()); break;
+        case 110: ASSERT_FALSE(experiment.redo()); break;
+        case 130: {
+            WorldSettings settings = world.settings();
+            settings.gravity = vec3(1.0f, -9.81f, 0.0f);
+            ASSERT_FALSE(experiment.apply(SetWorldSettings{settings}));
+            break;
+        }
+        case 150: {
+            BodyDef def = world.bodyDef(body);
+            def.restitution = 0.9f;
+            ASSERT_FALSE(experiment.apply(SetBody{body, def}));
+            def.friction = 0.1f;
+            ASSERT_FALSE(experiment.apply(SetBody{body, def}));
+            break;
+        }
+        default: break;
+    }
+    const uint64_t step = world.stepCount();
+    if (step > 10 && step < 60) experiment.setDragTarget(vec3(0.02f * float(step - 10), 2.0f, 0.0f));
+}
+
+/// Runs to `end` from where the experiment is, keeping the world at every step
+/// (after that step's inputs) in `worlds`, indexed by step.
+void runTo(Experiment& experiment, uint64_t end, std::vector<World>* worlds = nullptr) {
+    while (true) {
+        applyInputs(experiment);
+        if (worlds) {
+            worlds->resize(experiment.world().stepCount() + 1);
+            worlds->back() = experiment.world();
+        }
+        if (experiment.world().stepCount() >= end) return;
+        experiment.step();
+    }
+}
+
+void expectShows(const Experiment& experiment, const World& expected) {
+    EXPECT_TRUE(test::sameState(experiment.world(), expected));
+    EXPECT_TRUE(test::sameLastStep(experiment.world(), expected));
+}
+
+TEST(ExperimentRun, SeekShowsEveryRecordedStepBitForBit) {
+    Experiment experiment;
+    ASSERT_EQ(experiment.open(kScene), "");
+    std::vector<World> worlds;
+    runTo(experiment, 200, &worlds);
+    EXPECT_EQ(experiment.runEnd(), 200u);
+    // The drag's targets are inputs, as changes: one per step while the cursor moves.
+    const auto isTarget = [](const LoggedInput& in) { return std::holds_alternative<DragTargetInput>(in.input); };
+    EXPECT_EQ(std::count_if(experiment.runInputs().begin(), experiment.runInputs().end(), isTarget), 49);
+    // Backwards, then scattered, then with a budget that thins the keyframes.
+    for (uint64_t step = 200; step-- > 0;) {
+        experiment.seek(step);
+        ASSERT_EQ(experiment.shownStep(), step);
+        expectShows(experiment, worlds[step]);
+    }
+    for (uint64_t step = 0; step <= 200; step += 37) {
+        experiment.seek((step * 7919) % 201);
+        expectShows(experiment, worlds[(step * 7919) % 201]);
+    }
+    const uint64_t spacing = experiment.runHistory().spacing();
+    experiment.setHistoryBudget(experiment.runHistory().bytes() / 3);
+    EXPECT_GT(experiment.runHistory().spacing(), spacing);
+    for (uint64_t step = 0; step <= 200; step += 3) {
+        experiment.seek(step);
+        expectShows(experiment, worlds[step]);
+    }
+    experiment.seek(1000);
+    EXPECT_EQ(experiment.shownStep(), 200u) << "a seek stays within the run";
+}
+
+TEST(ExperimentRun, PlayingOnFromAnEarlierStepRepeatsTheRunThenGoesOn) {
+    Experiment experiment;
+    ASSERT_EQ(experiment.open(kScene), "");
+    std::vector<World> worlds;
+    runTo(experiment, 160, &worlds);
+    experiment.seek(25);
+    while (experiment.shownStep() < 160) {
+        experiment.step();
+        expectShows(experiment, worlds[experiment.shownStep()]);
+    }
+    EXPECT_EQ(experiment.runEnd(), 160u);
+    experiment.step();
+    EXPECT_EQ(experiment.runEnd(), 161u) << "at the run's end, the run goes on";
+}
+
+TEST(ExperimentRun, HistoryStaysWithinItsBudget) {
+    Experiment experiment;
+    ASSERT_EQ(experiment.open(kScene), "");
+    // Room for about 20 keyframes: far fewer than 600 steps' worth at the first spacing.
+    const size_t budget = 20 * experiment.runHistory().bytes();
+    experiment.setHistoryBudget(budget);
+    std::vector<World> worlds;
+    for (uint64_t step = 0; step < 600; ++step) {
+        experiment.step();
+        worlds.push_back(experiment.world());
+        ASSERT_LE(experiment.runHistory().bytes(), budget) << "at step " << step;
+    }
+    EXPECT_GE(experiment.runHistory().spacing(), 32u);
+    EXPECT_GE(experiment.runHistory().keyframes().size(), 8u);
+    experiment.seek(599);
+    expectShows(experiment, worlds[598]);
+}
+
+TEST(ExperimentRun, AnInputAtAnEarlierStepContinuesFromThereAsANewRun) {
+    Experiment experiment;
+    ASSERT_EQ(experiment.open(kScene), "");
+    runTo(experiment, 180);
+    // The same run, with a different edit at step 50, done live.
+    Experiment live;
+    ASSERT_EQ(live.open(kScene), "");
+    runTo(live, 50);
+    const BodyId body = firstDynamic(live.world());
+    BodyDef def = live.world().bodyDef(body);
+    def.friction = 0.05f;
+    ASSERT_FALSE(live.apply(SetBody{body, def}));
+
+    experiment.seek(50);
+    BodyDef edited = experiment.world().bodyDef(body);
+    edited.friction = 0.05f;
+    ASSERT_FALSE(experiment.apply(SetBody{body, edited}));
+    EXPECT_EQ(experiment.runEnd(), 50u) << "the rest of the old run went";
+    for (const LoggedInput& in : experiment.runInputs()) EXPECT_LE(in.step, 50u);
+    // The edit history is the one the run had at step 50: the edit at 40 and this one.
+    ASSERT_EQ(experiment.history().size(), live.history().size());
+    for (int i = 0; i < 80; ++i) {
+        experiment.step();
+        live.step();
+    }
+    EXPECT_TRUE(test::sameState(experiment.world(), live.world()));
+    // An undo at an earlier step is an input like an edit: it takes back what was in force then.
+    experiment.seek(45);
+    ASSERT_FALSE(experiment.undo());
+    EXPECT_EQ(experiment.runEnd(), 45u);
+    EXPECT_EQ(experiment.world().body(body).mass, live.world().body(body).mass / 3.0f);
+}
+
+TEST(ExperimentRun, ARefusedInputAtAnEarlierStepChangesNothing) {
+    Experiment experiment;
+    ASSERT_EQ(experiment.open(kScene), "");
+    runTo(experiment, 120);
+    const size_t inputs = experiment.runInputs().size();
+    const size_t edits = experiment.history().size();
+    experiment.seek(30);
+    BodyDef bad = experiment.world().bodyDef(firstDynamic(experiment.world()));
+    bad.mass = -1.0f;
+    EXPECT_TRUE(experiment.apply(SetBody{firstDynamic(experiment.world()), bad}));
+    EXPECT_EQ(experiment.runEnd(), 120u);
+    EXPECT_EQ(experiment.runInputs().size(), inputs);
+    EXPECT_EQ(experiment.history().size(), edits);
+}
+
+TEST(ExperimentRun, ALoadStartsANewRun) {
+    Experiment experiment;
+    ASSERT_EQ(experiment.open(kScene), "");
+    runTo(experiment, 70);
+    ASSERT_FALSE(experiment.runInputs().empty());
+    ASSERT_FALSE(experiment.apply(ResetScene{}));
+    EXPECT_TRUE(experiment.runInputs().empty());
+    EXPECT_EQ(experiment.runStart(), 0u);
+    EXPECT_EQ(experiment.runEnd(), 0u);
+    ASSERT_FALSE(experiment.undo());
+    EXPECT_EQ(experiment.runStart(), 70u) << "undoing the reset runs on from the world it replaced";
+}
+
+}  // namespace
