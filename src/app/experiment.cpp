@@ -1,6 +1,7 @@
 #include "app/experiment.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace impulse::app {
@@ -390,22 +391,69 @@ void Experiment::useBook(const EditBook& book) {
 }
 
 const EditBook& Experiment::bookAt(uint64_t step) const {
-    for (size_t i = inputs_.size(); i-- > 0;) {
-        if (inputs_[i].step <= step && inputs_[i].book) return *inputs_[i].book;
+    for (size_t i = run_.inputs.size(); i-- > 0;) {
+        if (run_.inputs[i].step <= step && run_.inputs[i].book) return *run_.inputs[i].book;
     }
-    return *runStartBook_;
+    return *run_.startBook;
 }
 
-void Experiment::dropRunAfter(uint64_t step) {
-    while (!inputs_.empty() && inputs_.back().step > step) inputs_.pop_back();
-    runHistory_.dropAfter(step);
-    runEnd_ = step;
+namespace {
+
+/// The drag targets logged at `step` after its last other input, applied to `world`:
+/// what came before that input is in the keyframe it pinned.
+void applyDragTargetsAt(const Run& run, World& world, uint64_t step) {
+    const auto byStep = [](const LoggedInput& a, const LoggedInput& b) { return a.step < b.step; };
+    const LoggedInput key{step, DragTargetInput{}, nullptr};
+    auto [first, last] = std::equal_range(run.inputs.begin(), run.inputs.end(), key, byStep);
+    for (auto it = first; it != last; ++it) {
+        if (!std::holds_alternative<DragTargetInput>(it->input)) first = it + 1;
+    }
+    for (auto it = first; it != last; ++it) world.setDragTarget(std::get<DragTargetInput>(it->input).target);
+}
+
+/// The recorded run's next step: its edits come from the keyframes they pinned.
+void replayStep(const Run& run, World& world, double& simulatedTime) {
+    world.step();
+    simulatedTime += world.settings().timestep;
+    const uint64_t step = world.stepCount();
+    const RunHistory::Keyframe& keyframe = *run.keyframes.atOrBefore(step);
+    if (keyframe.pinned && keyframe.world->stepCount() == step) {
+        world.restore(*keyframe.world);
+        simulatedTime = keyframe.simulatedTime;
+    }
+    applyDragTargetsAt(run, world, step);
+}
+
+/// `world` as the run had it at `step` (within the run): the keyframe before it and the steps since.
+void seekRun(const Run& run, World& world, double& simulatedTime, uint64_t step) {
+    step = std::clamp(step, run.start(), run.end);
+    const RunHistory::Keyframe& keyframe = *run.keyframes.atOrBefore(step);
+    world.restore(*keyframe.world);
+    simulatedTime = keyframe.simulatedTime;
+    applyDragTargetsAt(run, world, world.stepCount());
+    while (world.stepCount() < step) replayStep(run, world, simulatedTime);
+}
+
+/// The angle of the rotation that takes orientation a to b, rad.
+float angleBetween(const quat& a, const quat& b) {
+    return 2.0f * std::acos(std::min(1.0f, std::fabs(glm::dot(a, b))));
+}
+
+}  // namespace
+
+void Experiment::branchAt(uint64_t step) {
+    previousRuns_.push_back(run_);  // the keyframes' snapshots are shared, not copied
+    if (previousRuns_.size() > kPreviousRunsKept) previousRuns_.erase(previousRuns_.begin());
+    while (!run_.inputs.empty() && run_.inputs.back().step > step) run_.inputs.pop_back();
+    run_.keyframes.dropAfter(step);
+    run_.end = step;
+    setGhost(previousRuns_.size() - 1);
 }
 
 Validation Experiment::input(RunInput input) {
     // An input at an earlier step continues the run from there: the edit history
-    // it meets is the one the run had then, and the rest of the run goes.
-    const bool inThePast = shownStep() < runEnd_;
+    // it meets is the one the run had then, and the old run becomes the ghost.
+    const bool inThePast = shownStep() < run_.end;
     std::optional<EditBook> present;
     if (inThePast) {
         present = currentBook();
@@ -431,72 +479,106 @@ Validation Experiment::input(RunInput input) {
         startRun();
         return std::nullopt;
     }
-    if (inThePast) dropRunAfter(shownStep());
-    inputs_.push_back(LoggedInput{shownStep(), std::move(input), std::make_shared<const EditBook>(currentBook())});
-    runHistory_.keep(world_, simulatedTime_, true);
+    if (inThePast) branchAt(shownStep());
+    run_.inputs.push_back(LoggedInput{shownStep(), std::move(input), std::make_shared<const EditBook>(currentBook())});
+    run_.keyframes.keep(world_, simulatedTime_, true);
+    followGhost();
     return std::nullopt;
 }
 
 void Experiment::setDragTarget(const vec3& target) {
     // Only a change is an input: the app sets the cursor's target every frame.
     if (!world_.drag().active || !isFinite(target) || world_.drag().target == target) return;
-    if (shownStep() < runEnd_) {
+    if (shownStep() < run_.end) {
         useBook(bookAt(shownStep()));
-        dropRunAfter(shownStep());
+        branchAt(shownStep());
     }
     world_.setDragTarget(target);
-    inputs_.push_back(LoggedInput{shownStep(), DragTargetInput{target}, nullptr});
+    run_.inputs.push_back(LoggedInput{shownStep(), DragTargetInput{target}, nullptr});
+    followGhost();
 }
 
 void Experiment::startRun() {
-    inputs_.clear();
-    runHistory_.clear();
-    runHistory_.keep(world_, simulatedTime_, true);
-    runEnd_ = world_.stepCount();
-    runStartBook_ = std::make_shared<const EditBook>(currentBook());
-}
-
-void Experiment::applyDragTargetsAt(uint64_t step) {
-    const auto byStep = [](const LoggedInput& a, const LoggedInput& b) { return a.step < b.step; };
-    const LoggedInput key{step, DragTargetInput{}, nullptr};
-    auto [first, last] = std::equal_range(inputs_.begin(), inputs_.end(), key, byStep);
-    // What came before the step's last other input is in the keyframe that input pinned.
-    for (auto it = first; it != last; ++it) {
-        if (!std::holds_alternative<DragTargetInput>(it->input)) first = it + 1;
-    }
-    for (auto it = first; it != last; ++it) world_.setDragTarget(std::get<DragTargetInput>(it->input).target);
+    run_ = Run{};
+    run_.keyframes.keep(world_, simulatedTime_, true);
+    run_.end = world_.stepCount();
+    run_.startBook = std::make_shared<const EditBook>(currentBook());
+    previousRuns_.clear();  // runs of another world
+    setGhost(std::nullopt);
 }
 
 void Experiment::step() {
-    world_.step();
-    simulatedTime_ += world_.settings().timestep;
-    const uint64_t step = world_.stepCount();
-    if (step > runEnd_) {
-        runEnd_ = step;
-        runHistory_.stepped(world_, simulatedTime_);
-        return;
+    if (shownStep() < run_.end) {
+        replayStep(run_, world_, simulatedTime_);
+    } else {
+        world_.step();
+        simulatedTime_ += world_.settings().timestep;
+        run_.end = world_.stepCount();
+        run_.keyframes.stepped(world_, simulatedTime_);
     }
-    // The recorded run's next step: its edits are in the keyframes they pinned.
-    const RunHistory::Keyframe* keyframe = runHistory_.atOrBefore(step);
-    if (keyframe->pinned && keyframe->world.stepCount() == step) {
-        world_.restore(keyframe->world);
-        simulatedTime_ = keyframe->simulatedTime;
-    }
-    applyDragTargetsAt(step);
+    followGhost();
 }
 
 void Experiment::seek(uint64_t step) {
-    step = std::clamp(step, runStart(), runEnd_);
-    const RunHistory::Keyframe& keyframe = *runHistory_.atOrBefore(step);
-    world_.restore(keyframe.world);
-    simulatedTime_ = keyframe.simulatedTime;
-    applyDragTargetsAt(world_.stepCount());
-    while (world_.stepCount() < step) {
-        world_.step();
-        simulatedTime_ += world_.settings().timestep;
-        applyDragTargetsAt(world_.stepCount());
-    }
+    seekRun(run_, world_, simulatedTime_, step);
     if (!world_.isValid(selected_)) selected_ = BodyId{};
+    followGhost();
+}
+
+void Experiment::setGhost(std::optional<size_t> index) {
+    ghost_ = index && *index < previousRuns_.size() ? index : std::nullopt;
+    ghostFollowing_ = false;
+    divergenceSeries_.clear();
+    followGhost();
+}
+
+void Experiment::promoteGhost() {
+    if (!ghost_) return;
+    std::swap(run_, previousRuns_[*ghost_]);
+    seekRun(run_, world_, simulatedTime_, shownStep());
+    if (!world_.isValid(selected_)) selected_ = BodyId{};
+    // The edit history goes with the run: the one it had at the step shown.
+    useBook(bookAt(shownStep()));
+    setGhost(ghost_);
+}
+
+void Experiment::followGhost() {
+    if (!ghost_) return;
+    const Run& ghost = previousRuns_[*ghost_];
+    const uint64_t step = std::clamp(shownStep(), ghost.start(), ghost.end);
+    // Playing forward, the ghost takes one step with the run instead of a seek.
+    if (ghostFollowing_ && ghostWorld_.stepCount() + 1 == step) {
+        replayStep(ghost, ghostWorld_, ghostTime_);
+    } else if (!ghostFollowing_ || ghostWorld_.stepCount() != step) {
+        seekRun(ghost, ghostWorld_, ghostTime_, step);
+    }
+    ghostFollowing_ = true;
+    if (divergenceSeries_.empty() || divergenceSeries_.back().step < shownStep()) {
+        divergenceSeries_.push_back(worstDivergence());
+    }
+}
+
+std::vector<BodyDivergence> Experiment::divergence() const {
+    std::vector<BodyDivergence> result;
+    if (!ghost_) return result;
+    for (BodyId id : world_.bodyIds()) {
+        if (!ghostWorld_.isValid(id)) continue;
+        const Body& now = world_.body(id);
+        const Body& then = ghostWorld_.body(id);
+        result.push_back(BodyDivergence{id, glm::length(now.position - then.position),
+                                        angleBetween(now.orientation, then.orientation)});
+    }
+    return result;
+}
+
+Divergence Experiment::worstDivergence() const {
+    Divergence worst;
+    worst.step = shownStep();
+    for (const BodyDivergence& body : divergence()) {
+        if (body.distance > worst.farthest.distance) worst.farthest = body;
+        if (body.angle > worst.mostTurned.angle) worst.mostTurned = body;
+    }
+    return worst;
 }
 
 void Experiment::select(BodyId id) { selected_ = world_.isValid(id) ? id : BodyId{}; }

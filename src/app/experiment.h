@@ -132,6 +132,28 @@ struct LoggedInput {
     std::shared_ptr<const EditBook> book;
 };
 
+/// A run: its starting state (the first keyframe), its logged inputs and its keyframes.
+struct Run {
+    std::vector<LoggedInput> inputs;  ///< ascending step
+    RunHistory keyframes;
+    uint64_t end = 0;  ///< last recorded step
+    std::shared_ptr<const EditBook> startBook;  ///< the edit history when it began
+    uint64_t start() const { return keyframes.keyframes().front().world->stepCount(); }
+};
+
+/// How far a body of the ghost run is from the same body (same handle) now.
+struct BodyDivergence {
+    BodyId body;
+    float distance = 0.0f;  ///< between the centres of mass, m
+    float angle = 0.0f;     ///< of the rotation from one orientation to the other, rad
+};
+/// The worst of the bodies at one step: the farthest and the most turned.
+struct Divergence {
+    uint64_t step = 0;
+    BodyDivergence farthest;
+    BodyDivergence mostTurned;
+};
+
 class Experiment {
 public:
     /// An empty world with default settings and no scene.
@@ -159,18 +181,40 @@ public:
     /// The run: the starting state is its first keyframe, the rest is `runInputs()`,
     /// oldest first. A load or reset (or undoing one) starts a new run; an input
     /// while an earlier step is shown (seek) continues from there as a new run,
-    /// and the later part of the old one is dropped.
-    const std::vector<LoggedInput>& runInputs() const { return inputs_; }
-    const RunHistory& runHistory() const { return runHistory_; }
+    /// and the old one is kept whole in previousRuns().
+    const Run& run() const { return run_; }
+    const std::vector<LoggedInput>& runInputs() const { return run_.inputs; }
+    const RunHistory& runHistory() const { return run_.keyframes; }
     /// First and last recorded step of the run, and the one shown.
-    uint64_t runStart() const { return runHistory_.keyframes().front().world.stepCount(); }
-    uint64_t runEnd() const { return runEnd_; }
+    uint64_t runStart() const { return run_.start(); }
+    uint64_t runEnd() const { return run_.end; }
     uint64_t shownStep() const { return world_.stepCount(); }
     /// Shows the run at `step` (clamped to the run): the world, its last step's stats
     /// and contacts as they were, from the keyframe before it and the logged inputs.
     void seek(uint64_t step);
     /// The keyframes' memory budget (RunHistory::kDefaultBudgetBytes by default).
-    void setHistoryBudget(size_t bytes) { runHistory_.setBudget(bytes); }
+    void setHistoryBudget(size_t bytes) { run_.keyframes.setBudget(bytes); }
+
+    /// The runs that branches replaced, oldest first (the newest kPreviousRunsKept; a
+    /// load or reset forgets them). A branch makes the run it replaced the ghost.
+    const std::vector<Run>& previousRuns() const { return previousRuns_; }
+    static constexpr size_t kPreviousRunsKept = 2;
+    /// The previous run shown as the ghost; none when hidden.
+    std::optional<size_t> ghost() const { return ghost_; }
+    /// Shows previousRuns()[index] as the ghost, or hides it (nullopt or no such run).
+    void setGhost(std::optional<size_t> index);
+    /// The ghost run becomes the current one, shown at the same step (within it),
+    /// and the current one becomes the ghost. Nothing happens without a ghost.
+    void promoteGhost();
+    /// The ghost run's world at the shown step (at its end if it ended before);
+    /// null without a ghost. Playing forward steps it with the run, a seek seeks it.
+    const World* ghostWorld() const { return ghost_ ? &ghostWorld_ : nullptr; }
+    /// Per body of the world shown that the ghost has too (same handle).
+    std::vector<BodyDivergence> divergence() const;
+    /// The worst of divergence() at the shown step.
+    Divergence worstDivergence() const;
+    /// The worst divergence at each step shown with this ghost, ascending steps.
+    const std::vector<Divergence>& divergenceSeries() const { return divergenceSeries_; }
 
     /// Selects a body, or none for a null or stale handle. Not an edit: the world is unchanged.
     void select(BodyId id);
@@ -244,12 +288,12 @@ private:
     void useBook(const EditBook& book);
     /// The edit history as it was at `step` of the run.
     const EditBook& bookAt(uint64_t step) const;
-    /// The run ends at `step` from now on: its later inputs and keyframes go.
-    void dropRunAfter(uint64_t step);
+    /// The run continues from `step` as a new one: the old one is kept as the ghost.
+    void branchAt(uint64_t step);
+    /// Brings the ghost's world to the shown step and notes its divergence.
+    void followGhost();
     /// A new run starting with the world as it is now.
     void startRun();
-    /// The drag targets logged at `step` after its last other input, applied again.
-    void applyDragTargetsAt(uint64_t step);
     /// Drops the oldest entries beyond kHistoryLimit and kExperimentsKeptLimit.
     void trimHistory();
     std::optional<size_t> undoIndex() const;
@@ -267,10 +311,13 @@ private:
     size_t undone_ = 0;  // entries at the end of history_ that are undone
     uint64_t nextSerial_ = 1;
     uint64_t savedSerial_ = 0;
-    std::vector<LoggedInput> inputs_;  // ascending step
-    RunHistory runHistory_;
-    uint64_t runEnd_ = 0;
-    std::shared_ptr<const EditBook> runStartBook_;  // the edit history when the run began
+    Run run_;
+    std::vector<Run> previousRuns_;
+    std::optional<size_t> ghost_;
+    World ghostWorld_;
+    double ghostTime_ = 0.0;
+    bool ghostFollowing_ = false;  // ghostWorld_ is the ghost run's, at an earlier shown step
+    std::vector<Divergence> divergenceSeries_;
 };
 
 }  // namespace impulse::app

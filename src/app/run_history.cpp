@@ -5,9 +5,9 @@
 namespace impulse::app {
 
 size_t RunHistory::bytesOf(size_t index) const {
-    const WorldSnapshot& world = keyframes_[index].world;
+    const WorldSnapshot& world = *keyframes_[index].world;
     // The body properties are counted with the first keyframe that holds them.
-    const bool sharedWithPrevious = index > 0 && world.sharesLayoutWith(keyframes_[index - 1].world);
+    const bool sharedWithPrevious = index > 0 && world.sharesLayoutWith(*keyframes_[index - 1].world);
     return sizeof(Keyframe) + world.bytes() + (sharedWithPrevious ? 0 : world.layoutBytes());
 }
 
@@ -19,13 +19,14 @@ void RunHistory::clear() {
 
 void RunHistory::keep(const World& world, double simulatedTime, bool pinned) {
     const uint64_t step = world.stepCount();
-    if (!keyframes_.empty() && keyframes_.back().world.stepCount() == step) {
+    if (!keyframes_.empty() && keyframes_.back().world->stepCount() == step) {
         pinned = pinned || keyframes_.back().pinned;
         bytes_ -= bytesOf(keyframes_.size() - 1);
         keyframes_.pop_back();
     }
-    const WorldSnapshot* previous = keyframes_.empty() ? nullptr : &keyframes_.back().world;
-    keyframes_.push_back(Keyframe{world.snapshot(previous), simulatedTime, pinned});
+    const WorldSnapshot* previous = keyframes_.empty() ? nullptr : keyframes_.back().world.get();
+    keyframes_.push_back(
+        Keyframe{std::make_shared<const WorldSnapshot>(world.snapshot(previous)), simulatedTime, pinned});
     bytes_ += bytesOf(keyframes_.size() - 1);
     thinToBudget();
 }
@@ -36,12 +37,12 @@ void RunHistory::stepped(const World& world, double simulatedTime) {
 
 const RunHistory::Keyframe* RunHistory::atOrBefore(uint64_t step) const {
     const auto after = std::upper_bound(keyframes_.begin(), keyframes_.end(), step,
-                                        [](uint64_t s, const Keyframe& k) { return s < k.world.stepCount(); });
+                                        [](uint64_t s, const Keyframe& k) { return s < k.world->stepCount(); });
     return after == keyframes_.begin() ? nullptr : &*(after - 1);
 }
 
 void RunHistory::dropAfter(uint64_t step) {
-    while (!keyframes_.empty() && keyframes_.back().world.stepCount() > step) {
+    while (!keyframes_.empty() && keyframes_.back().world->stepCount() > step) {
         bytes_ -= bytesOf(keyframes_.size() - 1);
         keyframes_.pop_back();
     }
@@ -64,7 +65,9 @@ void RunHistory::thinToBudget() {
         spacing_ *= 2;
         std::vector<Keyframe> kept;
         for (size_t i = 0; i < keyframes_.size(); ++i) {
-            if (!droppable(i) || keyframes_[i].world.stepCount() % spacing_ == 0) kept.push_back(std::move(keyframes_[i]));
+            if (!droppable(i) || keyframes_[i].world->stepCount() % spacing_ == 0) {
+                kept.push_back(std::move(keyframes_[i]));
+            }
         }
         keyframes_ = std::move(kept);
         bytes_ = 0;

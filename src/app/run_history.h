@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace impulse::app {
@@ -23,7 +24,8 @@ public:
     static constexpr uint64_t kFirstSpacing = 4;
 
     struct Keyframe {
-        WorldSnapshot world;
+        /// Shared with the runs a branch made of this one.
+        std::shared_ptr<const WorldSnapshot> world;
         double simulatedTime = 0.0;
         bool pinned = false;  ///< after an input: kept whatever the budget
     };
@@ -42,7 +44,8 @@ public:
 
     const std::vector<Keyframe>& keyframes() const { return keyframes_; }
     uint64_t spacing() const { return spacing_; }
-    /// Bytes held: the snapshots, and each distinct set of body properties once.
+    /// Bytes held: the snapshots (also those shared with another run), and each
+    /// distinct set of body properties once.
     size_t bytes() const { return bytes_; }
     size_t budget() const { return budget_; }
     /// Thins the keyframes at once if they exceed the new budget.

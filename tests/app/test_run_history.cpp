@@ -212,4 +212,93 @@ TEST(ExperimentRun, ALoadStartsANewRun) {
     EXPECT_EQ(experiment.runStart(), 70u) << "undoing the reset runs on from the world it replaced";
 }
 
+// A branch keeps the run it replaced whole, as the ghost: stepped with the new run
+// it shows the old run's world at every step, and the divergence says how far apart
+// the two are, per body and at worst, step by step.
+TEST(ExperimentRun, BranchingKeepsTheOldRunWholeAsTheGhost) {
+    Experiment experiment;
+    ASSERT_EQ(experiment.open(kScene), "");
+    std::vector<World> worlds;
+    runTo(experiment, 150, &worlds);
+    const size_t oldInputs = experiment.runInputs().size();
+    EXPECT_EQ(experiment.ghostWorld(), nullptr);
+
+    experiment.seek(70);
+    const BodyId body = firstDynamic(experiment.world());
+    BodyDef def = experiment.world().bodyDef(body);
+    def.linearVelocity += vec3(0.0f, 3.0f, 0.0f);
+    ASSERT_FALSE(experiment.apply(SetBody{body, def}));
+    ASSERT_EQ(experiment.previousRuns().size(), 1u);
+    ASSERT_EQ(experiment.ghost(), std::optional<size_t>(0));
+    EXPECT_EQ(experiment.previousRuns()[0].end, 150u);
+    EXPECT_EQ(experiment.previousRuns()[0].inputs.size(), oldInputs);
+    ASSERT_NE(experiment.ghostWorld(), nullptr);
+    EXPECT_TRUE(test::sameState(*experiment.ghostWorld(), worlds[70]));
+    EXPECT_EQ(experiment.worstDivergence().farthest.distance, 0.0f) << "only a velocity changed yet";
+
+    while (experiment.shownStep() < 150) {
+        experiment.step();
+        ASSERT_TRUE(test::sameState(*experiment.ghostWorld(), worlds[experiment.shownStep()]));
+    }
+    const Divergence worst = experiment.worstDivergence();
+    EXPECT_EQ(worst.farthest.body, body) << "the thrown body went farthest";
+    const vec3 gap = experiment.world().body(body).position - worlds[150].body(body).position;
+    EXPECT_EQ(worst.farthest.distance, glm::length(gap));
+    // The ball the old run spawned at step 80 is not in the new run: no divergence for it.
+    EXPECT_EQ(experiment.divergence().size(), size_t(worlds[150].bodyCount() - 1));
+    ASSERT_EQ(experiment.divergenceSeries().size(), 81u);  // steps 70 to 150
+    EXPECT_EQ(experiment.divergenceSeries().front().step, 70u);
+    EXPECT_EQ(experiment.divergenceSeries().back().step, 150u);
+    EXPECT_EQ(experiment.divergenceSeries().front().farthest.distance, 0.0f);
+    EXPECT_GT(experiment.divergenceSeries()[10].farthest.distance, 0.0f);
+
+    // A seek moves the ghost too; hidden, there is none; promoted, the old run is the
+    // current one again, whole, and the branch is the ghost.
+    experiment.seek(100);
+    EXPECT_TRUE(test::sameState(*experiment.ghostWorld(), worlds[100]));
+    experiment.setGhost(std::nullopt);
+    EXPECT_EQ(experiment.ghostWorld(), nullptr);
+    EXPECT_TRUE(experiment.divergence().empty());
+    experiment.setGhost(0);
+    experiment.promoteGhost();
+    EXPECT_EQ(experiment.runEnd(), 150u);
+    EXPECT_EQ(experiment.runInputs().size(), oldInputs);
+    EXPECT_TRUE(test::sameState(experiment.world(), worlds[100]));
+    experiment.seek(150);
+    expectShows(experiment, worlds[150]);
+    EXPECT_EQ(experiment.previousRuns()[0].end, 150u) << "the branch, now the ghost";
+    EXPECT_GT(experiment.worstDivergence().farthest.distance, 0.0f);
+}
+
+TEST(ExperimentRun, TheDivergenceOfATurnedBodyIsTheTurnsAngle) {
+    Experiment experiment;
+    ASSERT_EQ(experiment.open(kScene), "");
+    runTo(experiment, 40);
+    experiment.seek(30);
+    const BodyId body = firstDynamic(experiment.world());
+    BodyDef def = experiment.world().bodyDef(body);
+    def.orientation = def.orientation * glm::angleAxis(0.5f, vec3(0.0f, 0.0f, 1.0f));
+    ASSERT_FALSE(experiment.apply(SetBody{body, def}));
+    const Divergence worst = experiment.worstDivergence();
+    EXPECT_EQ(worst.mostTurned.body, body);
+    EXPECT_NEAR(worst.mostTurned.angle, 0.5f, 1e-3f);
+    EXPECT_EQ(worst.farthest.distance, 0.0f);
+}
+
+TEST(ExperimentRun, TheLastRunsAreKept) {
+    Experiment experiment;
+    ASSERT_EQ(experiment.open(kScene), "");
+    runTo(experiment, 40);
+    for (uint64_t branch : {30u, 20u, 10u}) {
+        experiment.seek(branch);
+        ASSERT_FALSE(experiment.apply(SpawnBody{BodyDef{}}));
+        for (int i = 0; i < 20; ++i) experiment.step();
+    }
+    ASSERT_EQ(experiment.previousRuns().size(), Experiment::kPreviousRunsKept);
+    EXPECT_EQ(experiment.previousRuns()[0].end, 50u) << "the oldest run went";
+    EXPECT_EQ(experiment.previousRuns()[1].end, 40u);
+    ASSERT_FALSE(experiment.apply(ResetScene{}));
+    EXPECT_TRUE(experiment.previousRuns().empty()) << "a reset starts over";
+}
+
 }  // namespace
