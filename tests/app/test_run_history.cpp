@@ -83,6 +83,12 @@ void runTo(Experiment& experiment, uint64_t end, std::vector<World>* worlds = nu
     }
 }
 
+/// Opens the scene and runs it to `end` with the test's inputs (see runTo).
+void record(Experiment& experiment, uint64_t end, std::vector<World>* worlds = nullptr) {
+    ASSERT_EQ(experiment.open(kScene), "");
+    runTo(experiment, end, worlds);
+}
+
 void expectShows(const Experiment& experiment, const World& expected) {
     EXPECT_TRUE(test::sameState(experiment.world(), expected));
     EXPECT_TRUE(test::sameLastStep(experiment.world(), expected));
@@ -90,9 +96,8 @@ void expectShows(const Experiment& experiment, const World& expected) {
 
 TEST(ExperimentRun, SeekShowsEveryRecordedStepBitForBit) {
     Experiment experiment;
-    ASSERT_EQ(experiment.open(kScene), "");
     std::vector<World> worlds;
-    runTo(experiment, 200, &worlds);
+    record(experiment, 200, &worlds);
     EXPECT_EQ(experiment.runEnd(), 200u);
     // The drag's targets are inputs, as changes: one per step while the cursor moves.
     const auto isTarget = [](const LoggedInput& in) { return std::holds_alternative<DragTargetInput>(in.input); };
@@ -120,9 +125,8 @@ TEST(ExperimentRun, SeekShowsEveryRecordedStepBitForBit) {
 
 TEST(ExperimentRun, PlayingOnFromAnEarlierStepRepeatsTheRunThenGoesOn) {
     Experiment experiment;
-    ASSERT_EQ(experiment.open(kScene), "");
     std::vector<World> worlds;
-    runTo(experiment, 160, &worlds);
+    record(experiment, 160, &worlds);
     experiment.seek(25);
     while (experiment.shownStep() < 160) {
         experiment.step();
@@ -153,12 +157,10 @@ TEST(ExperimentRun, HistoryStaysWithinItsBudget) {
 
 TEST(ExperimentRun, AnInputAtAnEarlierStepContinuesFromThereAsANewRun) {
     Experiment experiment;
-    ASSERT_EQ(experiment.open(kScene), "");
-    runTo(experiment, 180);
+    record(experiment, 180);
     // The same run, with a different edit at step 50, done live.
     Experiment live;
-    ASSERT_EQ(live.open(kScene), "");
-    runTo(live, 50);
+    record(live, 50);
     const BodyId body = firstDynamic(live.world());
     BodyDef def = live.world().bodyDef(body);
     def.friction = 0.05f;
@@ -186,8 +188,7 @@ TEST(ExperimentRun, AnInputAtAnEarlierStepContinuesFromThereAsANewRun) {
 
 TEST(ExperimentRun, ARefusedInputAtAnEarlierStepChangesNothing) {
     Experiment experiment;
-    ASSERT_EQ(experiment.open(kScene), "");
-    runTo(experiment, 120);
+    record(experiment, 120);
     const size_t inputs = experiment.runInputs().size();
     const size_t edits = experiment.history().size();
     experiment.seek(30);
@@ -201,8 +202,7 @@ TEST(ExperimentRun, ARefusedInputAtAnEarlierStepChangesNothing) {
 
 TEST(ExperimentRun, ALoadStartsANewRun) {
     Experiment experiment;
-    ASSERT_EQ(experiment.open(kScene), "");
-    runTo(experiment, 70);
+    record(experiment, 70);
     ASSERT_FALSE(experiment.runInputs().empty());
     ASSERT_FALSE(experiment.apply(ResetScene{}));
     EXPECT_TRUE(experiment.runInputs().empty());
@@ -217,9 +217,8 @@ TEST(ExperimentRun, ALoadStartsANewRun) {
 // the two are, per body and at worst, step by step.
 TEST(ExperimentRun, BranchingKeepsTheOldRunWholeAsTheGhost) {
     Experiment experiment;
-    ASSERT_EQ(experiment.open(kScene), "");
     std::vector<World> worlds;
-    runTo(experiment, 150, &worlds);
+    record(experiment, 150, &worlds);
     const size_t oldInputs = experiment.runInputs().size();
     EXPECT_EQ(experiment.ghostWorld(), nullptr);
 
@@ -272,8 +271,7 @@ TEST(ExperimentRun, BranchingKeepsTheOldRunWholeAsTheGhost) {
 
 TEST(ExperimentRun, TheDivergenceOfATurnedBodyIsTheTurnsAngle) {
     Experiment experiment;
-    ASSERT_EQ(experiment.open(kScene), "");
-    runTo(experiment, 40);
+    record(experiment, 40);
     experiment.seek(30);
     const BodyId body = firstDynamic(experiment.world());
     BodyDef def = experiment.world().bodyDef(body);
@@ -287,8 +285,7 @@ TEST(ExperimentRun, TheDivergenceOfATurnedBodyIsTheTurnsAngle) {
 
 TEST(ExperimentRun, TheLastRunsAreKept) {
     Experiment experiment;
-    ASSERT_EQ(experiment.open(kScene), "");
-    runTo(experiment, 40);
+    record(experiment, 40);
     for (uint64_t branch : {30u, 20u, 10u}) {
         experiment.seek(branch);
         ASSERT_FALSE(experiment.apply(SpawnBody{BodyDef{}}));
