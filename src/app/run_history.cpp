@@ -32,7 +32,9 @@ void RunHistory::keep(const World& world, double simulatedTime, bool pinned) {
 }
 
 void RunHistory::stepped(const World& world, double simulatedTime) {
-    if (world.stepCount() % spacing_ == 0) keep(world, simulatedTime, false);
+    if (world.stepCount() % spacing_ != 0) return;
+    keep(world, simulatedTime, false);
+    while (keyframes_.back().world->bytes() / spacing_ > kMaxBytesPerStep) spacing_ *= 2;
 }
 
 const RunHistory::Keyframe* RunHistory::atOrBefore(uint64_t step) const {

@@ -22,6 +22,11 @@ public:
     /// Spacing of the unpinned keyframes while the budget allows it: a seek
     /// re-runs fewer steps than this.
     static constexpr uint64_t kFirstSpacing = 4;
+    /// Most bytes of keyframe a step costs on average: a larger world's keyframes
+    /// are spaced wider. A snapshot's copy costs about 3 ms per MB here, against a
+    /// settled pile1000's 1.8 ms step (1.65 MB a keyframe): this keeps recording
+    /// under 5 % of its step (bench/micro/bench_history.cpp, docs/app.md).
+    static constexpr size_t kMaxBytesPerStep = size_t(32) << 10;
 
     struct Keyframe {
         /// Shared with the runs a branch made of this one.
@@ -35,7 +40,8 @@ public:
     /// Keeps `world` as it is now (after the inputs of its step), replacing a
     /// keyframe of the same step. `pinned` for a step where an input came.
     void keep(const World& world, double simulatedTime, bool pinned);
-    /// After a step of the run: keeps the world if a keyframe is due.
+    /// After a step of the run: keeps the world if a keyframe is due, and widens the
+    /// spacing while that keyframe costs more than kMaxBytesPerStep a step.
     void stepped(const World& world, double simulatedTime);
     /// The latest keyframe at or before `step`; null when there is none.
     const Keyframe* atOrBefore(uint64_t step) const;

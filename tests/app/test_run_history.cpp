@@ -155,6 +155,28 @@ TEST(ExperimentRun, HistoryStaysWithinItsBudget) {
     expectShows(experiment, worlds[598]);
 }
 
+// Recording's cost follows the keyframes' bytes: a larger world is kept less
+// often, however large the budget.
+TEST(ExperimentRun, LargerWorldsAreKeptLessOften) {
+    World world;
+    for (int i = 0; i < 1500; ++i) {
+        BodyDef ball;
+        ball.shape = Shape::sphere(0.1f);
+        ball.position = vec3(float(i % 60), 100.0f, float(i / 60));  // apart, falling: no contacts
+        ASSERT_TRUE(world.createBody(ball));
+    }
+    RunHistory history;
+    history.keep(world, 0.0, true);
+    for (int i = 0; i < 32; ++i) {
+        world.step();
+        history.stepped(world, 0.0);
+    }
+    const size_t keyframeBytes = history.keyframes().back().world->bytes();
+    EXPECT_GT(keyframeBytes, RunHistory::kFirstSpacing * RunHistory::kMaxBytesPerStep);
+    EXPECT_LE(keyframeBytes / history.spacing(), RunHistory::kMaxBytesPerStep);
+    EXPECT_GT(keyframeBytes / (history.spacing() / 2), RunHistory::kMaxBytesPerStep) << "no wider than needed";
+}
+
 TEST(ExperimentRun, AnInputAtAnEarlierStepContinuesFromThereAsANewRun) {
     Experiment experiment;
     record(experiment, 180);
