@@ -272,7 +272,7 @@ void App::layOut() {
                   width > 0 ? static_cast<float>(drawableWidth) / static_cast<float>(width) : 1.0f);
     // Until the overlay has been drawn once, its status bar is two lines of text high.
     if (statusBarBottom_ <= 0.0f) statusBarBottom_ = 10.0f + 2.0f * kBaseFontPixels * layout_.textScale + 12.0f;
-    input_.setView(layout_.view, statusBarBottom_);
+    input_.setView(layout_.view, statusBarBottom_, layout_.textScale);
 }
 
 void App::applyTextScale(float scale) {
@@ -352,6 +352,7 @@ int App::run() {
         SDL_Event event;
         while (SDL_PollEvent(&event)) {
             framesSinceInput_ = 0;
+            input_.setPaused(sim_.paused);  // a Space earlier in the queue counts
             ImGui_ImplSDL2_ProcessEvent(&event);
             handleEvent(event, requests);
             if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_F12) screenshotRequested = true;
@@ -366,8 +367,9 @@ int App::run() {
         ImGui::NewFrame();
         panels_.draw(edits_, sim_, view_, frameInfo_, requests);
         if (ui::columnSplitters(layout_, columnWidths_)) framesSinceInput_ = 0;
+        Frame::drawGizmo(input_.gizmo(), input_.gizmoHighlight(), layout_.view, layout_.textScale);
         statusBarBottom_ = Frame::drawOverlay(experiment_.world(), experiment_.scene().name, sim_, layout_.view,
-                                              input_.mouseX(), input_.mouseY());
+                                              input_.mouseX(), input_.mouseY(), input_.poseDragCaption());
         ImGui::Render();
         const Uint64 uiEnd = SDL_GetPerformanceCounter();
         quit = processRequests(requests);
@@ -379,7 +381,8 @@ int App::run() {
         // until the job is waited for. (One frame later on screen than stepping first.)
         const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha = sim_.paused ? 1.0f : static_cast<float>(clock_.alpha());
-        frame_.build(experiment_.world(), experiment_.selected(), input_.hover(), alpha, view_, panels_.pickedContact());
+        frame_.build(experiment_.world(), experiment_.selected(), input_.hover(), alpha, view_, panels_.pickedContact(),
+                     input_.preview());
         const bool physicsOnJob = physicsPlacement_.onBackground();
         if (physicsOnJob) physicsJob_.start([this, frameSeconds] { physicsMs_ = simulate(frameSeconds); });
         // The times below include the rasteriser's work: a fence marks the end of the 3D

@@ -72,9 +72,9 @@ void Frame::capturePoses(const World& world) {
 }
 
 void Frame::build(const World& world, BodyId selected, BodyId hover, float alpha, const ui::DebugView& view,
-                  const ui::ContactKey& pickedContact) {
-    buildDrawList(world, selected, hover, alpha);
-    buildDebugLayer(world, selected, view, pickedContact);
+                  const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview) {
+    buildDrawList(world, selected, hover, alpha, preview);
+    buildDebugLayer(world, selected, view, pickedContact, preview);
 }
 
 void Frame::render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut) {
@@ -85,14 +85,18 @@ std::string Frame::saveScreenshot(const std::string& path) const {
     return render::saveScreenshot(path, width_, height_);
 }
 
-void Frame::buildDrawList(const World& world, BodyId selected, BodyId hover, float alpha) {
+void Frame::buildDrawList(const World& world, BodyId selected, BodyId hover, float alpha,
+                          const std::optional<PosePreview>& preview) {
     draw_.clear();
     const DragState& drag = world.drag();
     for (BodyId id : world.bodyIds()) {
         const Body& b = world.body(id);
         vec3 p = b.position;
         quat q = b.orientation;
-        if (alpha < 1.0f && !b.isStatic && id.index < previous_.size() &&
+        if (preview && preview->body == id) {
+            p = preview->pose.position;
+            q = preview->pose.orientation;
+        } else if (alpha < 1.0f && !b.isStatic && id.index < previous_.size() &&
             previous_[id.index].generation == id.generation) {
             // Blend last step's pose into this one by the unsimulated fraction (nlerp on the short arc).
             const Pose& prev = previous_[id.index];
@@ -119,7 +123,7 @@ void Frame::buildDrawList(const World& world, BodyId selected, BodyId hover, flo
 }
 
 void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
-                            const ui::ContactKey& pickedContact) {
+                            const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview) {
     debug_.clear();
     // A pile has thousands of contact points: copy them out only when some are drawn.
     const bool contactsShown =
@@ -165,14 +169,17 @@ void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::Debug
     // Outline the selection so it reads at any distance.
     if (selected && world.isValid(selected)) {
         const Body& b = world.body(selected);
+        const bool previewed = preview && preview->body == selected;
+        const vec3 centre = previewed ? preview->pose.position : b.position;
+        const mat3 rotation = previewed ? glm::mat3_cast(preview->pose.orientation) : b.rotation;
         const glm::vec4 orange(1.0f, 0.6f, 0.1f, 1.0f);
         if (b.shape.type == ShapeType::Box) {
-            debug_.orientedBox(b.position, b.rotation, b.shape.halfExtents * 1.01f, orange);
+            debug_.orientedBox(centre, rotation, b.shape.halfExtents * 1.01f, orange);
         } else {
             const float r = b.shape.radius * 1.01f;
-            debug_.circle(b.position, b.rotation[0], b.rotation[1], r, orange);
-            debug_.circle(b.position, b.rotation[1], b.rotation[2], r, orange);
-            debug_.circle(b.position, b.rotation[2], b.rotation[0], r, orange);
+            debug_.circle(centre, rotation[0], rotation[1], r, orange);
+            debug_.circle(centre, rotation[1], rotation[2], r, orange);
+            debug_.circle(centre, rotation[2], rotation[0], r, orange);
         }
     }
     const DragState& drag = world.drag();
@@ -238,7 +245,7 @@ std::vector<glm::ivec4> Frame::hiddenPanelRects() const {
 }
 
 float Frame::drawOverlay(const World& world, const std::string& sceneName, const ui::SimControls& sim,
-                         const ui::Rect& view, int mouseX, int mouseY) {
+                         const ui::Rect& view, int mouseX, int mouseY, const std::string& poseCaption) {
     ImDrawList* dl = ImGui::GetForegroundDrawList();
     const float centre = view.x + 0.5f * view.w;
     char text[256];
@@ -254,8 +261,12 @@ float Frame::drawOverlay(const World& world, const std::string& sceneName, const
     dl->AddText(ImVec2(centre - 0.5f * hintSize.x, pos.y + size.y + 8), IM_COL32(200, 205, 215, 200), hint);
     const float statusBottom = pos.y + size.y + 8 + hintSize.y;
     const DragState& drag = world.drag();
-    if (drag.active) {
-        std::snprintf(text, sizeof text, "drag force %.1f N", static_cast<double>(glm::length(drag.force)));
+    if (drag.active || !poseCaption.empty()) {
+        if (drag.active) {
+            std::snprintf(text, sizeof text, "drag force %.1f N", static_cast<double>(glm::length(drag.force)));
+        } else {
+            std::snprintf(text, sizeof text, "%s", poseCaption.c_str());
+        }
         const ImVec2 at(static_cast<float>(mouseX) + 16.0f, static_cast<float>(mouseY) + 12.0f);
         const ImVec2 ts = ImGui::CalcTextSize(text);
         dl->AddRectFilled(ImVec2(at.x - 4, at.y - 2), ImVec2(at.x + ts.x + 4, at.y + ts.y + 2), IM_COL32(20, 24, 30, 190),
@@ -263,6 +274,40 @@ float Frame::drawOverlay(const World& world, const std::string& sceneName, const
         dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
     }
     return statusBottom;
+}
+
+void Frame::drawGizmo(const GizmoShape& gizmo, GizmoHandle highlight, const ui::Rect& view, float scale) {
+    if (!gizmo.visible) return;
+    // The background list: over the 3D pass, under every panel and popup.
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    dl->PushClipRect(ImVec2(view.x, view.y), ImVec2(view.right(), view.bottom()), true);
+    const ImU32 axisColors[3] = {IM_COL32(235, 75, 70, 255), IM_COL32(95, 205, 90, 255), IM_COL32(85, 135, 245, 255)};
+    const ImU32 highlightColor = IM_COL32(255, 225, 70, 255);
+    const ImVec2 origin(view.x, view.y);
+    const auto at = [&](const glm::vec2& p) { return ImVec2(origin.x + p.x, origin.y + p.y); };
+    static constexpr GizmoHandle kMoves[] = {GizmoHandle::moveX, GizmoHandle::moveY, GizmoHandle::moveZ};
+    static constexpr GizmoHandle kTurns[] = {GizmoHandle::rotateX, GizmoHandle::rotateY, GizmoHandle::rotateZ};
+    for (int axis = 0; axis < 3; ++axis) {
+        const bool lit = highlight == kTurns[axis];
+        std::vector<ImVec2> points;
+        for (const glm::vec2& p : gizmo.rings[axis]) points.push_back(at(p));
+        dl->AddPolyline(points.data(), static_cast<int>(points.size()), lit ? highlightColor : axisColors[axis],
+                        ImDrawFlags_Closed, (lit ? 3.5f : 2.0f) * scale);
+    }
+    for (int axis = 0; axis < 3; ++axis) {
+        const bool lit = highlight == kMoves[axis];
+        const ImU32 color = lit ? highlightColor : axisColors[axis];
+        const glm::vec2 shaft = gizmo.arrowTips[axis] - gizmo.centre;
+        dl->AddLine(at(gizmo.centre), at(gizmo.arrowTips[axis]), color, (lit ? 4.0f : 2.5f) * scale);
+        const float length = glm::length(shaft);
+        if (length < 1.0f) continue;  // seen end on: no direction to point a head along
+        const glm::vec2 along = shaft / length, across(-along.y, along.x);
+        const float head = 11.0f * scale, half = 5.0f * scale;
+        const glm::vec2 base = gizmo.arrowTips[axis] - along * head;
+        dl->AddTriangleFilled(at(gizmo.arrowTips[axis]), at(base + across * half), at(base - across * half), color);
+    }
+    dl->AddCircleFilled(at(gizmo.centre), 3.0f * scale, IM_COL32(255, 255, 255, 230));
+    dl->PopClipRect();
 }
 
 }  // namespace impulse::app

@@ -4,6 +4,7 @@
 // panels' rectangles left out, the overlay above the view, and screenshots.
 #pragma once
 
+#include "app/gizmo.h"
 #include "physics/world.h"
 #include "render/camera.h"
 #include "render/debug_draw.h"
@@ -11,6 +12,7 @@
 #include "ui/panels.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,18 +42,23 @@ public:
     void forgetPoses() { previous_.clear(); }
 
     /// The draw lists and the debug layer from the world as it is now, bodies drawn
-    /// `alpha` of the way from their pose before the last step to their pose after it.
+    /// `alpha` of the way from their pose before the last step to their pose after it;
+    /// a body being moved or turned at its `preview` pose.
     void build(const World& world, BodyId selected, BodyId hover, float alpha, const ui::DebugView& view,
-               const ui::ContactKey& pickedContact);
+               const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview);
     /// The 3D pass of what build() made. Call after ImGui::Render(): it leaves out the panels.
     void render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut);
     /// Saves the back buffer (before the swap) as a PNG; returns "" or the error.
     std::string saveScreenshot(const std::string& path) const;
 
-    /// The scene's name, body count and run state at the top of the view, and the drag
-    /// force by the cursor. Returns the status bar's bottom edge (window pixels).
+    /// The scene's name, body count and run state at the top of the view, and by the
+    /// cursor the drag force or what a move or turn does (`poseCaption`). Returns the
+    /// status bar's bottom edge (window pixels).
     static float drawOverlay(const World& world, const std::string& sceneName, const ui::SimControls& sim,
-                             const ui::Rect& view, int mouseX, int mouseY);
+                             const ui::Rect& view, int mouseX, int mouseY, const std::string& poseCaption);
+    /// The gizmo (view pixels) over the 3D pass, under the panels, clipped to the view;
+    /// `highlight` drawn brighter and thicker.
+    static void drawGizmo(const GizmoShape& gizmo, GizmoHandle highlight, const ui::Rect& view, float scale);
 
 private:
     struct Pose {
@@ -60,9 +67,10 @@ private:
         uint32_t generation = 0;
     };
 
-    void buildDrawList(const World& world, BodyId selected, BodyId hover, float alpha);
+    void buildDrawList(const World& world, BodyId selected, BodyId hover, float alpha,
+                       const std::optional<PosePreview>& preview);
     void buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
-                         const ui::ContactKey& pickedContact);
+                         const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview);
     render::RenderOptions renderOptions(const glm::vec3& focus, const ui::DebugView& view, ui::ShadowCut cut) const;
     std::vector<glm::ivec4> hiddenPanelRects() const;
     /// A window rectangle in framebuffer pixels (x, y from the bottom left, width, height).

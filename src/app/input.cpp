@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace impulse::app {
 
@@ -41,7 +42,7 @@ void Input::handleMouse(const SDL_Event& event) {
             // The columns' margins are not the view: a press there picks and orbits nothing.
             if (io.WantCaptureMouse || !view_.contains(static_cast<float>(mouseX_), static_cast<float>(mouseY_))) break;
             if (event.button.button == SDL_BUTTON_LEFT) {
-                beginMouseDrag();
+                if (!beginGizmoDrag()) beginMouseDrag();
             } else if (event.button.button == SDL_BUTTON_RIGHT) {
                 if (SDL_GetModState() & KMOD_SHIFT) {
                     panning_ = true;
@@ -55,7 +56,9 @@ void Input::handleMouse(const SDL_Event& event) {
         case SDL_MOUSEBUTTONUP:
             mouseX_ = event.button.x;
             mouseY_ = event.button.y;
-            if (event.button.button == SDL_BUTTON_LEFT && grabbing_) {
+            if (event.button.button == SDL_BUTTON_LEFT && poseDrag_) {
+                commitPoseDrag();
+            } else if (event.button.button == SDL_BUTTON_LEFT && grabbing_) {
                 updateDragTarget();
                 experiment_.apply(EndDrag{});  // the body keeps its velocity: a throw
                 grabbing_ = false;
@@ -100,7 +103,11 @@ bool Input::handleKey(SDL_Keycode key, ui::PanelRequests& requests) {
             requests.deleteSelection = true;
             return true;
         case SDLK_ESCAPE:
-            experiment_.select(BodyId{});
+            if (poseDrag_) {
+                poseDrag_.reset();  // dropped: the world never held the preview
+            } else {
+                experiment_.select(BodyId{});
+            }
             return true;
         default:
             return false;
@@ -109,12 +116,100 @@ bool Input::handleKey(SDL_Keycode key, ui::PanelRequests& requests) {
 
 void Input::update() {
     updateDragTarget();
+    updatePoseDrag();
     updateHover();
 }
 
 void Input::forgetWorld() {
     grabbing_ = false;
+    poseDrag_.reset();
     hover_ = BodyId{};
+    gizmoHover_ = GizmoHandle::none;
+}
+
+GizmoShape Input::gizmo() const {
+    const World& world = experiment_.world();
+    const BodyId id = experiment_.selected();
+    if (grabbing_ || !world.isValid(id)) return GizmoShape{};
+    const std::optional<PosePreview> shown = preview();
+    const vec3 centre = shown ? shown->pose.position : world.body(id).position;
+    return gizmoShape(camera_, view_.w, view_.h, centre, textScale_);
+}
+
+GizmoHandle Input::gizmoHighlight() const {
+    if (poseDrag_) return poseDrag_->gizmo ? poseDrag_->gizmo->handle() : GizmoHandle::none;
+    return gizmoHover_;
+}
+
+std::optional<PosePreview> Input::preview() const {
+    if (!poseDrag_ || !experiment_.world().isValid(poseDrag_->body)) return std::nullopt;
+    return PosePreview{poseDrag_->body, poseDrag_->pose};
+}
+
+std::string Input::poseDragCaption() const {
+    if (!preview()) return "";
+    const PoseDrag& d = *poseDrag_;
+    char text[96];
+    const char* axes = "xyz";
+    const int axis = d.gizmo ? gizmoAxis(d.gizmo->handle()) : -1;
+    if (axis >= 0 && !isMoveHandle(d.gizmo->handle())) {
+        std::snprintf(text, sizeof text, "about %c %+.1f deg  (Ctrl: %g deg steps)", axes[axis],
+                      static_cast<double>(glm::degrees(d.gizmo->angle())), static_cast<double>(kSnapDegrees));
+    } else if (axis >= 0) {
+        std::snprintf(text, sizeof text, "%c %+.2f m  (Ctrl: %g m grid)", axes[axis],
+                      static_cast<double>(d.pose.position[axis] - d.start.position[axis]), static_cast<double>(kSnapMetres));
+    } else {
+        std::snprintf(text, sizeof text, "moved %.2f m  (Ctrl: %g m grid)",
+                      static_cast<double>(glm::length(d.pose.position - d.start.position)), static_cast<double>(kSnapMetres));
+    }
+    return text;
+}
+
+bool Input::beginGizmoDrag() {
+    const World& world = experiment_.world();
+    const BodyId id = experiment_.selected();
+    const GizmoShape shape = gizmo();
+    const glm::vec2 cursor(static_cast<float>(mouseX_) - view_.x, static_cast<float>(mouseY_) - view_.y);
+    const GizmoHandle handle = pickGizmo(shape, cursor, textScale_);
+    if (handle == GizmoHandle::none) return false;
+    const Body& b = world.body(id);
+    const Pose start{b.position, b.orientation};
+    poseDrag_ = PoseDrag{id, start, start, GizmoDrag(handle, start, shape, mouseRay(), cursor, camera_.forward())};
+    return true;
+}
+
+void Input::updatePoseDrag() {
+    if (!poseDrag_) return;
+    if (!experiment_.world().isValid(poseDrag_->body)) {
+        poseDrag_.reset();  // deleted, or the world replaced, while held
+        return;
+    }
+    const bool snap = (SDL_GetModState() & KMOD_CTRL) != 0;
+    const render::Ray ray = mouseRay();
+    if (poseDrag_->gizmo) {
+        const glm::vec2 cursor(static_cast<float>(mouseX_) - view_.x, static_cast<float>(mouseY_) - view_.y);
+        poseDrag_->pose = poseDrag_->gizmo->update(ray, cursor, snap);
+        return;
+    }
+    glm::vec3 onPlane;
+    if (render::intersectPlane(ray, poseDrag_->grabbed, poseDrag_->planeNormal, onPlane)) {
+        poseDrag_->pose = freeMovePose(poseDrag_->start, poseDrag_->grabbed, onPlane, snap);
+    }
+}
+
+void Input::commitPoseDrag() {
+    updatePoseDrag();
+    if (!poseDrag_) return;
+    const PoseDrag drag = *poseDrag_;
+    poseDrag_.reset();
+    // The body as it is now (a running world moved it meanwhile) with the pose shown.
+    BodyDef def = experiment_.world().bodyDef(drag.body);
+    if (def.position == drag.pose.position && def.orientation == drag.pose.orientation) return;
+    def.position = drag.pose.position;
+    def.orientation = drag.pose.orientation;
+    if (const Validation refused = experiment_.apply(SetBody{drag.body, def})) {
+        std::fprintf(stderr, "impulse-lab: move refused: %s\n", refused->message().c_str());
+    }
 }
 
 void Input::beginMouseDrag() {
@@ -126,10 +221,19 @@ void Input::beginMouseDrag() {
         return;
     }
     experiment_.select(hit->body);
-    if (world.body(hit->body).isStatic) return;
+    // A static body only is selected (a missed click must not drag the ground): the
+    // gizmo and the Body panel move it.
+    const Body& b = world.body(hit->body);
+    if (b.isStatic) return;
     // The grabbed point follows the cursor on the plane through it facing the camera.
     dragPlanePoint_ = hit->point;
     dragPlaneNormal_ = -camera_.forward();
+    if (paused_) {
+        // Paused, nothing would pull the body along: it moves with the cursor instead.
+        const Pose start{b.position, b.orientation};
+        poseDrag_ = PoseDrag{hit->body, start, start, std::nullopt, hit->point, dragPlaneNormal_};
+        return;
+    }
     if (!experiment_.apply(BeginDrag{hit->body, hit->point})) grabbing_ = true;
 }
 
@@ -147,7 +251,11 @@ void Input::updateDragTarget() {
 
 void Input::updateHover() {
     hover_ = BodyId{};
-    if (grabbing_ || orbiting_ || panning_ || !mouseInView()) return;
+    gizmoHover_ = GizmoHandle::none;
+    if (grabbing_ || orbiting_ || panning_ || poseDrag_ || !mouseInView()) return;
+    const glm::vec2 cursor(static_cast<float>(mouseX_) - view_.x, static_cast<float>(mouseY_) - view_.y);
+    gizmoHover_ = pickGizmo(gizmo(), cursor, textScale_);
+    if (gizmoHover_ != GizmoHandle::none) return;
     const render::Ray ray = mouseRay();
     const World& world = experiment_.world();
     if (const std::optional<RayHit> hit = world.rayCast(ray.origin, ray.direction, kPickDistance)) hover_ = hit->body;

@@ -1,14 +1,17 @@
 // Mouse and keyboard input on the 3D view: picking and selecting, the mouse
-// drag through the world's drag (as experiment commands), the orbit camera
-// (orbit, pan, zoom, framing), and where spawned bodies and shots start.
+// drag through the world's drag (as experiment commands), moving and turning a
+// body with the gizmo or, paused, by dragging it (one SetBody on release), the
+// orbit camera (orbit, pan, zoom, framing), and where spawned bodies and shots start.
 #pragma once
 
 #include "app/experiment.h"
+#include "app/gizmo.h"
 #include "render/camera.h"
 #include "ui/panels.h"
 
 #include <SDL.h>
 
+#include <optional>
 #include <string>
 
 namespace impulse::app {
@@ -19,17 +22,22 @@ public:
     Input(Experiment& experiment, int width, int height);
 
     void setWindow(SDL_Window* window) { window_ = window; }
-    /// Where the 3D view is this frame (window pixels), and the bottom of the status bar
-    /// drawn at its top: picking, panning and framing use this rectangle.
-    void setView(const ui::Rect& view, float statusBarBottom) {
+    /// Where the 3D view is this frame (window pixels), the bottom of the status bar
+    /// drawn at its top (picking, panning and framing use this rectangle), and the text
+    /// scale (the gizmo's size on screen).
+    void setView(const ui::Rect& view, float statusBarBottom, float textScale) {
         view_ = view;
         statusBarBottom_ = statusBarBottom;
+        textScale_ = textScale;
     }
+    /// Paused, a left drag on a dynamic body moves it instead of pulling it with the spring.
+    void setPaused(bool paused) { paused_ = paused; }
     const ui::Rect& view() const { return view_; }
 
     /// Mouse buttons, motion and wheel (not those ImGui takes).
     void handleMouse(const SDL_Event& event);
-    /// The keys of the 3D view: B, N, T (spawn, shoot), Delete/X, F and Esc. Most become
+    /// The keys of the 3D view: B, N, T (spawn, shoot), Delete/X, F and Esc (which also
+    /// drops a move or turn in progress, changing nothing). Most become
     /// requests, handled with the panels' buttons; false for a key that is not one of them.
     bool handleKey(SDL_Keycode key, ui::PanelRequests& requests);
     /// Once a frame, before drawing: moves the drag target to the cursor and finds the hovered body.
@@ -52,7 +60,17 @@ public:
     /// Keeps the camera's target on the body (following it); nothing when `id` is not a body.
     void follow(BodyId id);
     /// The camera moves with the mouse (orbit or pan) or holds a body: the view is changing.
-    bool busy() const { return grabbing_ || orbiting_ || panning_; }
+    bool busy() const { return grabbing_ || orbiting_ || panning_ || poseDrag_.has_value(); }
+
+    /// The body being moved or turned and the pose shown for it until the release
+    /// commits it (the world keeps its own pose until then); none when nothing is.
+    std::optional<PosePreview> preview() const;
+    /// The gizmo of the selected body in the view (view pixels), and the handle to
+    /// highlight (the one dragged, else the one under the cursor).
+    GizmoShape gizmo() const;
+    GizmoHandle gizmoHighlight() const;
+    /// What a move or turn in progress does so far ("x +0.40 m"), shown by the cursor; "" when none.
+    std::string poseDragCaption() const;
 
     render::OrbitCamera& camera() { return camera_; }
     const render::OrbitCamera& camera() const { return camera_; }
@@ -62,6 +80,12 @@ public:
 
 private:
     void beginMouseDrag();
+    /// A press on a gizmo handle of the selected body starts its drag; false when there is none under the cursor.
+    bool beginGizmoDrag();
+    /// The previewed pose for the cursor now.
+    void updatePoseDrag();
+    /// The release: the previewed pose becomes one SetBody (nothing when it did not change).
+    void commitPoseDrag();
     void updateDragTarget();
     void updateHover();
     /// Frames the box [lower, upper] into the view rectangle (see frameAll).
@@ -82,6 +106,18 @@ private:
     vec3 dragPlanePoint_{0.0f}, dragPlaneNormal_{0.0f, 0.0f, 1.0f};
     bool orbiting_ = false, panning_ = false;
     BodyId hover_;
+    float textScale_ = 1.0f;
+    bool paused_ = false;
+    // A left drag that moves or turns a body: a gizmo handle's (gizmo set), or a paused
+    // body's free move (the grabbed point follows the cursor on the plane facing the camera).
+    struct PoseDrag {
+        BodyId body;
+        Pose start, pose;
+        std::optional<GizmoDrag> gizmo;
+        vec3 grabbed{0.0f}, planeNormal{0.0f, 0.0f, 1.0f};
+    };
+    std::optional<PoseDrag> poseDrag_;
+    GizmoHandle gizmoHover_ = GizmoHandle::none;
 };
 
 }  // namespace impulse::app

@@ -1,6 +1,9 @@
 #include "ui/edit.h"
 
+#include <glm/gtc/quaternion.hpp>
+
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 namespace impulse::ui {
@@ -74,11 +77,39 @@ bool BodyEditor::setShape(EditTarget& target, const Shape& shape) {
 bool BodyEditor::setPosition(EditTarget& target, const vec3& p) {
     return edit(target, [&](BodyDef& d) { d.position = p; });
 }
+bool BodyEditor::setOrientation(EditTarget& target, const quat& q) {
+    return edit(target, [&](BodyDef& d) { d.orientation = q; });
+}
 bool BodyEditor::setLinearVelocity(EditTarget& target, const vec3& v) {
     return edit(target, [&](BodyDef& d) { d.linearVelocity = v; });
 }
 bool BodyEditor::setAngularVelocity(EditTarget& target, const vec3& w) {
     return edit(target, [&](BodyDef& d) { d.angularVelocity = w; });
+}
+
+vec3 worldAxisAnglesDegrees(const quat& q) {
+    const mat3 r = glm::mat3_cast(glm::normalize(q));  // r[column][row]
+    // R = Rz(c) Ry(b) Rx(a): its bottom row is (-sin b, sin a cos b, cos a cos b) and its
+    // first column (cos b cos c, cos b sin c, -sin b).
+    const float sinB = std::clamp(-r[0][2], -1.0f, 1.0f);
+    const float b = std::asin(sinB);
+    float a, c;
+    constexpr float kGimbalLock = 0.99999f;
+    if (std::fabs(sinB) < kGimbalLock) {
+        a = std::atan2(r[1][2], r[2][2]);
+        c = std::atan2(r[0][1], r[0][0]);
+    } else {
+        // cos b = 0: only a - c (or a + c) is defined; with c = 0 the middle column gives a.
+        a = std::atan2(-r[2][1], r[1][1]);
+        c = 0.0f;
+    }
+    return glm::degrees(vec3(a, b, c));
+}
+
+quat orientationFromWorldAxisAngles(const vec3& degrees) {
+    const vec3 radians = glm::radians(degrees);
+    return glm::angleAxis(radians.z, vec3(0.0f, 0.0f, 1.0f)) * glm::angleAxis(radians.y, vec3(0.0f, 1.0f, 0.0f)) *
+           glm::angleAxis(radians.x, vec3(1.0f, 0.0f, 0.0f));
 }
 
 bool BodyEditor::setStatic(EditTarget& target, bool isStatic) {

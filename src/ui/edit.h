@@ -61,6 +61,7 @@ public:
     bool setStatic(EditTarget& target, bool isStatic);
     bool setShape(EditTarget& target, const Shape& shape);
     bool setPosition(EditTarget& target, const vec3& p);
+    bool setOrientation(EditTarget& target, const quat& q);
     bool setLinearVelocity(EditTarget& target, const vec3& v);
     bool setAngularVelocity(EditTarget& target, const vec3& w);
 
@@ -88,6 +89,13 @@ private:
     mat3 inertiaDraft_{1.0f};
     EditStatus status_;
 };
+
+/// An orientation as the Body panel shows it: angles in degrees about the world's fixed
+/// axes, turned about x first, then y, then z (R = Rz Ry Rx). y is in [-90, 90]; at
+/// +-90 (x and z then turn about the same line) z is 0 and x carries the turn.
+vec3 worldAxisAnglesDegrees(const quat& q);
+/// The orientation those angles give (exactly the inverse of the above within their ranges).
+quat orientationFromWorldAxisAngles(const vec3& degrees);
 
 /// Applies world settings through EditTarget::setSettings(); a refusal keeps the old ones.
 bool applySettings(EditTarget& target, const WorldSettings& settings, EditStatus& status);

@@ -36,9 +36,10 @@ void placeWindow(const Rect& rect) {
     ImGui::SetNextWindowSize(ImVec2(rect.w, rect.h), ImGuiCond_Always);
 }
 
-/// Shows `text` while the mouse is over the last item: what a setting does in the model.
-void hoverHelp(const char* text) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+/// Shows `text` while the mouse is over the last item, but not while it is being typed
+/// into or dragged (the tooltip would cover the field): what a setting does in the model.
+void hoverHelp(const char* text, ImGuiHoveredFlags flags = 0) {
+    if (ImGui::IsItemHovered(flags) && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", text);
 }
 
 // Undo or Redo: greyed when there is nothing to take back or apply again; the
@@ -401,11 +402,21 @@ void Panels::bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>&
     const char* staticHelp = "Static friction, >= mu: a contact sticks while the impulse that stops its slip is at\n"
                              "most mu_s times the normal impulse; beyond that it slides with mu. Untick the box\n"
                              "to make mu_s follow mu. Combined with the other body's mu_s.";
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", staticHelp);
+    hoverHelp(staticHelp, ImGuiHoveredFlags_AllowWhenDisabled);
     effectiveCoefficients(world, contacts, id);
 
     vec3 p = def.position;
     if (fields_.edit("position (m)", p, numericDrag(0.01f, "%.2f"))) bodyEditor_.setPosition(target, p);
+    hoverHelp("Centre of mass, m (y is up). The gizmo's arrows in the view move the selected body\n"
+              "along x, y and z (Ctrl: on a 0.1 m grid); paused, dragging a body moves it too.\n"
+              "A body moved into another is pushed out of it by the next steps.");
+    vec3 angles = worldAxisAnglesDegrees(def.orientation);
+    if (fields_.edit("orientation (deg)", angles, numericDrag(0.5f, "%.1f"))) {
+        bodyEditor_.setOrientation(target, orientationFromWorldAxisAngles(angles));
+    }
+    hoverHelp("Turns about the world's fixed axes, in degrees: about x first, then about y, then\n"
+              "about z (not yaw/pitch/roll of the body's own axes). The gizmo's rings turn the body\n"
+              "about one world axis (Ctrl: in 15 degree steps).");
     if (!def.isStatic) {
         vec3 v = def.linearVelocity;
         if (fields_.edit("velocity (m/s)", v, numericDrag(0.02f, "%.2f"))) bodyEditor_.setLinearVelocity(target, v);
