@@ -523,6 +523,13 @@ void App::writeLayout(const std::string& path) const {
         std::fprintf(out, "%s\n    \"%s\": %s", first ? "" : ",", name, rect(w->Pos.x, w->Pos.y, w->Size.x, w->Size.y).c_str());
         first = false;
     }
+    // The numeric fields where they were last drawn: test scripts click them.
+    std::fprintf(out, "\n  },\n  \"fields\": {");
+    first = true;
+    for (const auto& [label, r] : panels_.drawnFields()) {
+        std::fprintf(out, "%s\n    \"%s\": %s", first ? "" : ",", label.c_str(), rect(r.x, r.y, r.z, r.w).c_str());
+        first = false;
+    }
     const render::OrbitCamera& c = input_.camera();
     std::fprintf(out, "\n  },\n  \"camera\": {\"target\": [%.6g, %.6g, %.6g], \"distance\": %.6g, \"yaw\": %.6g, "
                       "\"pitch\": %.6g, \"fov_y\": %.6g},\n  \"bodies\": [",

@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstring>
+#include <map>
+#include <string>
 #include <type_traits>
 
 namespace impulse::ui {
@@ -36,6 +38,10 @@ public:
             drawnFrame_ = frame;
         }
         const bool changed = widget(label, value);
+        if (label[0] != '#') {
+            const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+            drawn_[label] = ImVec4(min.x, min.y, max.x - min.x, max.y - min.y);
+        }
         // Kept on the frame of a change too: Enter deactivates the field in the same frame.
         if (changed || ImGui::IsItemActive()) {
             active_ = id;
@@ -52,7 +58,12 @@ public:
         return true;
     }
 
+    /// Where each labelled field was last drawn (window pixels: x, y, width, height, the
+    /// label included), for the layout report that tells test scripts where to click.
+    const std::map<std::string, ImVec4>& drawnFields() const { return drawn_; }
+
 private:
+    std::map<std::string, ImVec4> drawn_;
     using Bytes = std::array<unsigned char, 64>;  // a vec3 or a float is the most a field holds
     ImGuiID active_ = 0;
     int drawnFrame_ = 0;

@@ -88,6 +88,8 @@ public:
               PanelRequests& requests);
 
     ContactKey& pickedContact() { return picked_; }
+    /// Where each labelled numeric field was last drawn (see FieldDraft::drawnFields).
+    const std::map<std::string, ImVec4>& drawnFields() const { return fields_.drawnFields(); }
     StatsHistory& stats() { return stats_; }
     /// Result of the last open/save, shown in the Scene panel.
     void setMessage(const std::string& message, bool isError);

@@ -4,6 +4,7 @@
 // wall clock, so a loaded machine would blur "two seconds"), projected with the camera
 // the app reports (IMPULSE_LAYOUT_JSON); the scene's camera key kept through a run and
 // a save.
+#include "app/gizmo.h"
 #include "render/camera.h"
 #include "ui/edit.h"
 #include "ui/layout.h"
@@ -13,6 +14,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -249,4 +251,130 @@ TEST(AppView, FollowKeepsTheCameraOnTheSelectedBody) {
     EXPECT_LT(glm::length(target - position), 0.5f) << "the camera stayed behind at x = " << target.x;
     EXPECT_TRUE(bodiesOutOfView(last).empty());
     fs::remove(layout);
+}
+
+namespace {
+
+std::string fileText(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+struct SavedBody {
+    glm::vec3 position{0.0f};
+    glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
+};
+SavedBody savedBody(const nlohmann::json& scene, const std::string& name) {
+    SavedBody out;
+    for (const nlohmann::json& b : scene.at("bodies")) {
+        if (b.at("name") != name) continue;
+        out.position = glm::vec3(b["position"][0], b["position"][1], b["position"][2]);
+        if (b.contains("orientation")) {
+            const nlohmann::json& q = b["orientation"];
+            out.orientation = glm::quat(q[0].get<float>(), q[1].get<float>(), q[2].get<float>(), q[3].get<float>());
+        }
+    }
+    return out;
+}
+
+float turnBetween(const glm::quat& a, const glm::quat& b) {
+    const glm::quat d = a * glm::conjugate(b);
+    return 2.0f * std::atan2(glm::length(glm::vec3(d.x, d.y, d.z)), std::fabs(d.w));
+}
+
+}  // namespace
+
+// Issue 20, move and rotate, as a person does it under Xvfb with real input: the
+// orientation field typed, the gizmo's x arrow and y ring dragged, the paused ball
+// dragged; each lands as one edit where the gizmo's math says, and four Ctrl+Z give
+// back the saved file byte for byte. Positions come from the layout report (the Body
+// panel's fields, the camera) and the gizmo's own shape.
+TEST(AppView, MoveAndTurnWithTheGizmoTheOrientationFieldAndAPausedDragThenUndoToTheByte) {
+    using namespace impulse::app;
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    const std::string dir = tempFile("move");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string scene = dir + "/scene.json", layout = dir + "/layout.json";
+    fs::copy_file(kSource + "/tests/app/data/ground_crate_ball.json", scene);
+    ASSERT_EQ(runOffscreen("'" + scene + "' --frames 2 --paused", layout), 0);
+    const nlohmann::json first = readJson(layout);
+    ASSERT_TRUE(first.is_object());
+    const impulse::render::OrbitCamera camera = cameraOf(first);
+    const float vx = first["view"][0], vy = first["view"][1], vw = first["view"][2], vh = first["view"][3];
+    const float scale = first["text_scale"];
+    const glm::vec3 crate(0.0f, 2.0f, 0.0f), ball(1.5f, 1.0f, 0.0f);  // tests/app/data/ground_crate_ball.json
+    const auto onScreen = [&](const glm::vec2& view) { return glm::ivec2(glm::round(view + glm::vec2(vx, vy))); };
+    const auto inView = [&](const glm::vec3& p) { return glm::vec2(camera.project(p, vw, vh)); };
+    const auto args = [](std::initializer_list<glm::ivec2> points) {
+        std::string out;
+        for (const glm::ivec2& p : points) out += " " + std::to_string(p.x) + " " + std::to_string(p.y);
+        return out;
+    };
+    const std::string env = "XDG_CONFIG_HOME='" + dir + "/config' ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" ";
+    const std::string xvfb = "xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/move_with_xdotool.sh' '" +
+                             kApp + "' '" + scene + "' '" + dir + "' ";
+    const glm::ivec2 cratePixel = onScreen(inView(crate));
+
+    // Where the Body panel draws the orientation field with the crate selected.
+    fs::remove(layout);
+    std::string command = env + "IMPULSE_LAYOUT_JSON='" + layout + "' " + xvfb + "select" + args({cratePixel}) +
+                          " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const nlohmann::json selected = readJson(layout);
+    ASSERT_TRUE(selected.is_object() && selected["fields"].contains("orientation (deg)")) << "no field in the report";
+    const nlohmann::json& field = selected["fields"]["orientation (deg)"];
+    const glm::ivec2 fieldX(static_cast<int>(field[0].get<float>() + 20.0f * scale),
+                            static_cast<int>(field[1].get<float>() + 0.5f * field[3].get<float>()));
+
+    // The gizmo's x arrow: pressed at 70% of its length, dragged 80 pixels further along it.
+    const GizmoShape shape = gizmoShape(camera, vw, vh, crate, scale);
+    ASSERT_TRUE(shape.visible);
+    const glm::vec2 arrowPress = glm::mix(shape.centre, shape.arrowTips[0], 0.7f);
+    ASSERT_EQ(pickGizmo(shape, arrowPress, scale), GizmoHandle::moveX);
+    const glm::vec2 arrowTo = arrowPress + 80.0f * glm::normalize(shape.arrowTips[0] - shape.centre);
+    // Where the arrow takes the crate, by the gizmo's math, from the orientation typed (30 degrees about x).
+    const Pose typed{crate, impulse::ui::orientationFromWorldAxisAngles(glm::vec3(30.0f, 0.0f, 0.0f))};
+    const auto rayAt = [&](const glm::vec2& p) { return camera.rayThroughPixel(p.x, p.y, vw, vh); };
+    GizmoDrag move(GizmoHandle::moveX, typed, shape, rayAt(arrowPress), arrowPress, camera.forward());
+    const Pose moved = move.update(rayAt(arrowTo), arrowTo, false);
+    // The y ring there: pressed on a point of it that picks it, dragged a sixth and then a third of the way round.
+    const GizmoShape movedShape = gizmoShape(camera, vw, vh, moved.position, scale);
+    const std::vector<glm::vec2>& ring = movedShape.rings[1];
+    size_t press = 0;
+    while (press < ring.size() && pickGizmo(movedShape, ring[press], scale) != GizmoHandle::rotateY) ++press;
+    ASSERT_LT(press, ring.size());
+    const glm::vec2 ringPress = ring[press], ringMid = ring[(press + ring.size() / 6) % ring.size()];
+    const glm::vec2 ringTo = ring[(press + ring.size() / 3) % ring.size()];
+    GizmoDrag turn(GizmoHandle::rotateY, moved, movedShape, rayAt(ringPress), ringPress, camera.forward());
+    turn.update(rayAt(ringMid), ringMid, false);
+    const Pose turned = turn.update(rayAt(ringTo), ringTo, false);
+    // The ball, clear of the gizmo, dragged 100 pixels right.
+    const glm::vec2 ballPress = inView(ball);
+    ASSERT_EQ(pickGizmo(movedShape, ballPress, scale), GizmoHandle::none);
+    const glm::vec2 ballTo = ballPress + glm::vec2(100.0f, 0.0f);
+
+    command = env + xvfb + "session" +
+              args({cratePixel, fieldX, onScreen(arrowPress), onScreen(arrowTo), onScreen(ringPress), onScreen(ringMid),
+                    onScreen(ringTo), onScreen(ballPress), onScreen(ballTo)}) +
+              " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+
+    const nlohmann::json before = readJson(dir + "/before.json"), after = readJson(dir + "/after.json");
+    ASSERT_TRUE(before.is_object() && after.is_object()) << "the session did not save";
+    const SavedBody crateAfter = savedBody(after, "crate");
+    EXPECT_GT(moved.position.x, 0.3f);
+    EXPECT_NEAR(crateAfter.position.x, moved.position.x, 0.05f) << "the arrow did not move the crate along x";
+    EXPECT_NEAR(crateAfter.position.y, crate.y, 1e-4f);
+    EXPECT_NEAR(crateAfter.position.z, crate.z, 1e-4f);
+    EXPECT_GT(std::fabs(turn.angle()), glm::radians(60.0f));
+    EXPECT_LT(turnBetween(crateAfter.orientation, turned.orientation), glm::radians(3.0f))
+        << "the field's 30 degrees about x and the ring's turn about y are not both there";
+    const SavedBody ballBefore = savedBody(before, "ball"), ballAfter = savedBody(after, "ball");
+    EXPECT_GT(glm::dot(ballAfter.position - ballBefore.position, camera.right()), 0.5f) << "the paused drag moved nothing";
+    // Four edits, four undos: the file saved at the start, byte for byte.
+    EXPECT_EQ(fileText(scene), fileText(dir + "/before.json"));
+    fs::remove_all(dir);
 }
