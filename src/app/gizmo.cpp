@@ -150,7 +150,8 @@ Pose GizmoDrag::update(const render::Ray& ray, const glm::vec2& cursor, bool sna
         lastCursor_ = cursor;
     }
     angle_ = snap ? snapTo(turned_, glm::radians(kSnapDegrees)) : turned_;
-    pose.orientation = glm::normalize(glm::angleAxis(angle_, axis_) * start_.orientation);
+    // No turn keeps the start's bits (normalising again could change the last one).
+    if (angle_ != 0.0f) pose.orientation = glm::normalize(glm::angleAxis(angle_, axis_) * start_.orientation);
     return pose;
 }
 

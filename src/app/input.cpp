@@ -174,7 +174,8 @@ bool Input::beginGizmoDrag() {
     if (handle == GizmoHandle::none) return false;
     const Body& b = world.body(id);
     const Pose start{b.position, b.orientation};
-    poseDrag_ = PoseDrag{id, start, start, GizmoDrag(handle, start, shape, mouseRay(), cursor, camera_.forward())};
+    poseDrag_ = PoseDrag{id, start, start, GizmoDrag(handle, start, shape, mouseRay(), cursor, camera_.forward()),
+                         vec3(0.0f), vec3(0.0f, 0.0f, 1.0f), mouseX_, mouseY_};
     return true;
 }
 
@@ -182,6 +183,10 @@ void Input::updatePoseDrag() {
     if (!poseDrag_) return;
     if (!experiment_.world().isValid(poseDrag_->body)) {
         poseDrag_.reset();  // deleted, or the world replaced, while held
+        return;
+    }
+    if (mouseX_ == poseDrag_->pressX && mouseY_ == poseDrag_->pressY) {
+        poseDrag_->pose = poseDrag_->start;  // back where it was pressed, or not moved yet
         return;
     }
     const bool snap = (SDL_GetModState() & KMOD_CTRL) != 0;
@@ -231,7 +236,7 @@ void Input::beginMouseDrag() {
     if (paused_) {
         // Paused, nothing would pull the body along: it moves with the cursor instead.
         const Pose start{b.position, b.orientation};
-        poseDrag_ = PoseDrag{hit->body, start, start, std::nullopt, hit->point, dragPlaneNormal_};
+        poseDrag_ = PoseDrag{hit->body, start, start, std::nullopt, hit->point, dragPlaneNormal_, mouseX_, mouseY_};
         return;
     }
     if (!experiment_.apply(BeginDrag{hit->body, hit->point})) grabbing_ = true;

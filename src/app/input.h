@@ -115,6 +115,7 @@ private:
         Pose start, pose;
         std::optional<GizmoDrag> gizmo;
         vec3 grabbed{0.0f}, planeNormal{0.0f, 0.0f, 1.0f};
+        int pressX = 0, pressY = 0;  // a click (no motion) moves nothing, not even by rounding
     };
     std::optional<PoseDrag> poseDrag_;
     GizmoHandle gizmoHover_ = GizmoHandle::none;

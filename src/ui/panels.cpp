@@ -54,6 +54,13 @@ void historyButton(const char* label, const std::string& what, const char* keys,
     }
 }
 
+/// Pushes the panel's field width: `width`, or less when the column is too narrow to show
+/// it beside `longestLabel` (a narrow window): the fields give up width before the labels do.
+void pushFieldWidth(float width, const char* longestLabel) {
+    const float labelRoom = ImGui::CalcTextSize(longestLabel).x + ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::PushItemWidth(std::min(width, ImGui::GetContentRegionAvail().x - labelRoom));
+}
+
 void statusLine(const EditStatus& status) {
     if (!status.ok()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
@@ -78,8 +85,10 @@ void Panels::setMessage(const std::string& message, bool isError) {
 
 const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
     static const std::vector<std::pair<const char*, const char*>> keys = {
-        {"Left drag on a body", "grab it (release throws)"},
+        {"Left drag on a body", "grab it (release throws); paused: move it"},
         {"Left click", "select body / clear selection"},
+        {"Gizmo arrow / ring", "move along / turn about a world axis"},
+        {"Ctrl while dragging", "snap: 0.1 m grid, 15 degree steps"},
         {"Right drag", "orbit camera"},
         {"Middle drag, Shift+right drag", "pan camera"},
         {"Mouse wheel", "zoom"},
@@ -101,7 +110,7 @@ const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
         {"[ and ]", "slower / faster time"},
         {"F12", "save a screenshot"},
         {"H or F1", "show / hide this help"},
-        {"Esc", "clear selection"},
+        {"Esc", "clear selection (or drop a move being dragged)"},
         {"Ctrl+Q", "quit (asks if there are unsaved edits)"},
     };
     return keys;
@@ -208,7 +217,7 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
     }
     WorldSettings s = world.settings();
     bool changed = false;
-    ImGui::PushItemWidth(140.0f * layout_.textScale);
+    pushFieldWidth(140.0f * layout_.textScale, "restitution threshold");
     changed |= fields_.edit("gravity", s.gravity, numericDrag(0.05f, "%.2f"));
     hoverHelp("Acceleration of every dynamic body, m/s^2 (y is up).");
     float stepMs = s.timestep * 1000.0f;
@@ -343,7 +352,7 @@ void Panels::bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>&
     ImGui::PushID(static_cast<int>(id.index));
     ImGui::PushID(static_cast<int>(id.generation));
 
-    ImGui::PushItemWidth(170.0f * layout_.textScale);
+    pushFieldWidth(170.0f * layout_.textScale, "orientation (deg)");
     bool isStatic = def.isStatic;
     if (ImGui::Checkbox("static", &isStatic)) bodyEditor_.setStatic(target, isStatic);
     if (body.asleep) {

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <glm/gtc/quaternion.hpp>
 
 using namespace impulse;
@@ -134,6 +136,9 @@ TEST(Gizmo, DraggingARingTurnsTheBodyRightHandedAboutTheWorldAxisByTheSweptAngle
     const glm::vec2 left = shape.centre + glm::vec2(-kGizmoRingPixels, 0.0f);
     const glm::vec2 bottom = shape.centre + glm::vec2(0.0f, kGizmoRingPixels);
     GizmoDrag drag(GizmoHandle::rotateZ, start, shape, rayAt(camera, right), right, camera.forward());
+    // Not moved yet: the start to the bit (a click must not become an edit).
+    const Pose still = drag.update(rayAt(camera, right), right, false);
+    EXPECT_TRUE(std::memcmp(&still.orientation, &start.orientation, sizeof(quat)) == 0);
     const Pose quarter = drag.update(rayAt(camera, top), top, false);
     const quat expected = glm::angleAxis(glm::half_pi<float>(), vec3(0.0f, 0.0f, 1.0f)) * start.orientation;
     EXPECT_LT(angleBetween(quarter.orientation, expected), 1e-3f);
