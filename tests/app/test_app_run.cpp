@@ -5,6 +5,8 @@
 #include "render/camera.h"
 #include "ui/edit.h"
 
+#include "app/file_text.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
@@ -184,13 +186,6 @@ TEST(AppRun, RealMouseDragMovesTheBodyTowardTheCursorAndReleaseThrowsIt) {
 
 namespace {
 
-std::string readText(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 std::vector<std::string> bodyNames(const std::string& path) {
     std::ifstream in(path);
     std::vector<std::string> names;
@@ -250,11 +245,11 @@ TEST(AppRun, OpeningBadFilesFromTheScenePanelShowsTheErrorAndKeepsTheScene) {
                   kApp + "' '" + scene + "' '" + dir.string() + "' '" + saved + "' '" + badMass + "' '" + badJson +
                   "' > /dev/null 2>&1"),
               0)
-        << readText((dir / "stderr.txt").string());
+        << fileText((dir / "stderr.txt").string());
 
     // Each refused load printed one line naming the file, the JSON path (or, for a
     // syntax error, the line and column) and the rule.
-    const std::string err = readText((dir / "stderr.txt").string());
+    const std::string err = fileText((dir / "stderr.txt").string());
     EXPECT_NE(err.find("impulse-lab: " + badMass + ": bodies[1].mass: must be > 0"), std::string::npos) << err;
     EXPECT_NE(err.find("impulse-lab: " + badJson + ": line 5, column 3: syntax error"), std::string::npos) << err;
 
@@ -305,8 +300,8 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
     ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/session_with_xdotool.sh' '" +
                   kApp + "' '" + scene + "' '" + out + "' '" + mid + "' > '" + log + "' 2>&1"),
               0)
-        << readText(log);
-    EXPECT_EQ(readText(log).find("runtime error"), std::string::npos) << readText(log);  // UBSan
+        << fileText(log);
+    EXPECT_EQ(fileText(log).find("runtime error"), std::string::npos) << fileText(log);  // UBSan
 
     // Midway (saved from the panel): 11 tower bodies + 3 from the keys - 1 deleted + 3 from the buttons.
     const std::vector<std::string> midNames = bodyNames(mid);
@@ -353,7 +348,7 @@ TEST(AppRun, TypedEditsApplyOnEnterUndoDuplicateAndQuitAsks) {
     ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/edits_with_xdotool.sh' '" + kApp +
                   "' '" + scene + "' '" + dir.string() + "' > '" + (dir / "log.txt").string() + "' 2>&1"),
               0)
-        << readText((dir / "log.txt").string()) << readText((dir / "stderr.txt").string());
+        << fileText((dir / "log.txt").string()) << fileText((dir / "stderr.txt").string());
 
     // Saved by Ctrl+S after the edits and before box_1: the mass typed and undone, then
     // dragged (one edit, however many frames) and undone, is 2 again, e stayed 0.5 through the refused 1.5, and the copy sits beside the crate.

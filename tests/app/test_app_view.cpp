@@ -4,6 +4,7 @@
 // wall clock, so a loaded machine would blur "two seconds"), projected with the camera
 // the app reports (IMPULSE_LAYOUT_JSON); the scene's camera key kept through a run and
 // a save.
+#include "app/file_text.h"
 #include "app/gizmo.h"
 #include "render/camera.h"
 #include "ui/edit.h"
@@ -14,7 +15,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -254,13 +254,6 @@ TEST(AppView, FollowKeepsTheCameraOnTheSelectedBody) {
 }
 
 namespace {
-
-std::string fileText(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 struct SavedBody {
     glm::vec3 position{0.0f};
