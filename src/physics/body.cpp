@@ -205,4 +205,11 @@ Validation validateBodyDef(const BodyDef& def) {
     return std::nullopt;
 }
 
+double Body::kineticEnergy() const {
+    if (isStatic) return 0.0;
+    const glm::dvec3 v(linearVelocity);
+    const glm::dvec3 w(inverseRotate(orientation, angularVelocity));
+    return 0.5 * mass * glm::dot(v, v) + 0.5 * glm::dot(w, glm::dmat3(inertiaBody) * w);
+}
+
 }  // namespace impulse

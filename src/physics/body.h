@@ -115,6 +115,8 @@ struct alignas(64) Body {
         inverseInertiaWorld = worldInverseInertia(rotation, inverseInertiaBody);
     }
     /// Velocity of the material point at world position p.
+    /// 1/2 m v^2 + 1/2 w . I w, J (in double; 0 for a static body).
+    double kineticEnergy() const;
     vec3 velocityAt(const vec3& p) const { return linearVelocity + glm::cross(angularVelocity, p - position); }
 };
 

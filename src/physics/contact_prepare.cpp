@@ -87,6 +87,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     }
     uint32_t pointTotal = 0;
     data.impactSeeds.clear();
+    data.impactMeasures.clear();
     data.mayImpactConstraints.clear();
     data.supportsHeavy = false;
     const float gravityLength = glm::length(gravity);

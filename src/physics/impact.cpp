@@ -42,6 +42,7 @@ void applyAlong(SolverBody& a, SolverBody& b, const vec3& direction, const Const
 struct EventPoint {
     int point = 0;
     ConstraintAxis normal, tangent[2];
+    float arrival = 0.0f;  ///< v_rel.n at arrival, < 0
     float target = 0.0f;  ///< Newton's leaving speed -e v_arrival, before the energy limit's scale
     /// The impulses the sub-steps applied at the point this step (after them):
     /// they stopped the approach, so they are part of the impact, which goes on from them.
@@ -50,6 +51,10 @@ struct EventPoint {
     float normalImpulse = 0.0f;  ///< the impact's total, >= 0
     float tangentImpulse[2] = {0.0f, 0.0f};
     bool sticking = false;
+    // What the impact did, for the impact log (ImpactMeasure).
+    vec3 slipBefore{0.0f};
+    float leaving = 0.0f;
+    vec3 slipAfter{0.0f};
 };
 
 /// An impact between the two bodies of one manifold: its points that arrive
@@ -59,6 +64,13 @@ struct ImpactEvent {
     int pointCount = 0;
     EventPoint points[kMaxManifoldPoints];
 };
+
+// The tangential part of v_rel at an impact's point.
+template <class Point>
+vec3 slipAt(const SolverBody& a, const SolverBody& b, const ContactConstraint& c, const Point& p) {
+    return axisVelocity(a, b, c.tangent[0], p.tangent[0]) * c.tangent[0] +
+           axisVelocity(a, b, c.tangent[1], p.tangent[1]) * c.tangent[1];
+}
 
 // Sequential impulses over one impact's points: per point, the normal impulse
 // that gives the leaving speed targetScale * target (the total, with what the
@@ -294,6 +306,7 @@ private:
         p.normal = makeAxis(data_, c.a, c.b, rA, rB, c.normal);
         p.tangent[0] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[0]);
         p.tangent[1] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[1]);
+        p.arrival = arrivalVelocity;
         p.target = -c.restitution * arrivalVelocity;
         // A gap that closed during the sub-steps: they applied the impulse
         // that stopped it, and friction under it; the impact goes on from there.
@@ -321,8 +334,42 @@ private:
         const ContactConstraint& c = data_.constraints[event.constraint];
         touch(c.a);
         touch(c.b);
+        measureArrival(event);
         solveEvent(data_, event, 1.0f);
+        measureLeaving(event);
         events_.push_back(event);
+    }
+
+    // The slip at arrival: after the sub-steps, the bodies' velocities less
+    // the impulses with which they stopped the approach, taken back at the
+    // lever arms the sub-steps applied them at (gravity and the bodies' other
+    // contacts during the sub-steps aside).
+    void measureArrival(ImpactEvent& event) const {
+        const ContactConstraint& c = data_.constraints[event.constraint];
+        SolverBody a = data_.bodies[c.a], b = data_.bodies[c.b];
+        for (int k = 0; k < event.pointCount; ++k) {
+            const EventPoint& p = event.points[k];
+            if (p.startNormal == 0.0f && p.startTangent[0] == 0.0f && p.startTangent[1] == 0.0f) continue;
+            const ConstraintPoint& cp = pointOf(data_, c, p.point);
+            const vec3 directions[3] = {c.normal, c.tangent[0], c.tangent[1]};
+            const float impulses[3] = {p.startNormal, p.startTangent[0], p.startTangent[1]};
+            for (int d = 0; d < 3; ++d) {
+                const ConstraintAxis axis = makeAxis(data_, c.a, c.b, cp.rA, cp.rB, directions[d]);
+                applyAlong(a, b, directions[d], axis, -impulses[d]);
+            }
+        }
+        for (int k = 0; k < event.pointCount; ++k) event.points[k].slipBefore = slipAt(a, b, c, event.points[k]);
+    }
+
+    void measureLeaving(ImpactEvent& event) const {
+        const ContactConstraint& c = data_.constraints[event.constraint];
+        const SolverBody& a = data_.bodies[c.a];
+        const SolverBody& b = data_.bodies[c.b];
+        for (int k = 0; k < event.pointCount; ++k) {
+            EventPoint& p = event.points[k];
+            p.leaving = axisVelocity(a, b, c.normal, p.normal);
+            p.slipAfter = slipAt(a, b, c, p);
+        }
     }
 
     // The seeds of one constraint form one impact (they are in constraint order).
@@ -430,6 +477,7 @@ private:
                 p.tangentImpulse[1] = p.startTangent[1];
             }
             solveEvent(data_, event, 0.0f);
+            measureLeaving(event);
         }
         const std::vector<SlotMotion> inelastic = groups.motions();
         groups.set(elastic, gained);
@@ -445,6 +493,8 @@ private:
                 p.normalImpulse += s * (elasticPoint.normalImpulse - p.normalImpulse);
                 p.tangentImpulse[0] += s * (elasticPoint.tangentImpulse[0] - p.tangentImpulse[0]);
                 p.tangentImpulse[1] += s * (elasticPoint.tangentImpulse[1] - p.tangentImpulse[1]);
+                p.leaving += s * (elasticPoint.leaving - p.leaving);
+                p.slipAfter += s * (elasticPoint.slipAfter - p.slipAfter);
                 // A single frictionless point leaves at s times its Newton
                 // target: the effective restitution the inspector shows.
                 p.target *= s;
@@ -466,6 +516,14 @@ private:
                 cp.impactFrictionImpulse += friction;
                 cp.impactSticking = p.sticking;
                 cp.restitutionTarget = p.target;
+                float energyLost = p.normal.mass * (p.arrival * p.arrival - p.leaving * p.leaving);
+                for (int t = 0; t < 2; ++t) {
+                    const float before = glm::dot(p.slipBefore, c.tangent[t]);
+                    const float after = glm::dot(p.slipAfter, c.tangent[t]);
+                    energyLost += p.tangent[t].mass * (before * before - after * after);
+                }
+                data_.impactMeasures.push_back({event.constraint, p.point, p.arrival, p.leaving, p.slipBefore,
+                                                p.slipAfter, 0.5f * energyLost});
                 if (after()) {
                     cp.normalImpulse = 0.0f;
                     cp.tangentImpulse[0] = cp.tangentImpulse[1] = 0.0f;

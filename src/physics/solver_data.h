@@ -94,6 +94,20 @@ struct ImpactSeed {
     float arrivalVelocity = 0.0f;  ///< v_rel.n at arrival, < 0
 };
 
+/// What an impact did to the relative velocity at one of its points (v_B - v_A
+/// at the surfaces), for the impact log (ContactPointInfo): read by no stage.
+struct ImpactMeasure {
+    uint32_t constraint = 0;
+    int point = 0;
+    float arrivalVelocity = 0.0f;  ///< v_rel.n at arrival, < 0
+    float leavingVelocity = 0.0f;  ///< v_rel.n once the impact is solved
+    vec3 slipBefore{0.0f};         ///< tangential v_rel at arrival
+    vec3 slipAfter{0.0f};          ///< tangential v_rel once the impact is solved
+    /// Kinetic energy the relative motion lost, J: 1/2 m (u^2 - u'^2) along the
+    /// normal and each tangent, with the point's effective masses m = 1/k.
+    float energyLost = 0.0f;
+};
+
 /// Lane-parallel form of the i-th point of each lane's manifold: only what the
 /// sweeps read and cannot compute again for less, since in a large scene they
 /// run at the speed of memory (docs/physics.md, "Batches"). A lane whose
@@ -167,6 +181,8 @@ struct ContactSolverData {
     /// Where the impacts of an impact stage start, in constraint order: before
     /// the sub-steps from prepareContacts, after them from findArrivals.
     std::vector<ImpactSeed> impactSeeds;
+    /// The pass's impacts, point by point, in the order the impact stages solved them.
+    std::vector<ImpactMeasure> impactMeasures;
     /// Constraints with a point that may arrive during the sub-steps
     /// (ContactConstraint::mayImpactPoints), ascending.
     std::vector<uint32_t> mayImpactConstraints;

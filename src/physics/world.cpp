@@ -284,6 +284,7 @@ void World::runPass(float dt) {
     stats_.manifolds = static_cast<int>(manifolds.size());
     stats_.contactPoints = 0;
     for (const ContactManifold& manifold : manifolds) stats_.contactPoints += manifold.pointCount;
+    stats_.impacts = static_cast<int>(in.solverData.impactMeasures.size());
 }
 
 void World::collide(float dt) {

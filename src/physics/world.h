@@ -17,6 +17,8 @@ namespace impulse {
 
 class ThreadTeam;
 class WorldSnapshot;
+struct ContactManifold;
+struct ContactReport;
 
 /// Closest hit of a ray cast.
 struct RayHit {
@@ -57,6 +59,18 @@ struct ContactPointInfo {
     float impactNormalImpulse = 0.0f;
     vec3 impactFrictionImpulse{0.0f};
     bool impactSticking = false;
+    /// The impact's relative velocity v_B - v_A at the point: along n at arrival
+    /// (< 0 for a point that had an impact, else 0) and once the impact was
+    /// solved, and its tangential part (the slip) at arrival and after, m/s.
+    float impactArrivalVelocity = 0.0f;
+    float impactLeavingVelocity = 0.0f;
+    vec3 impactSlipBefore{0.0f};
+    vec3 impactSlipAfter{0.0f};
+    /// Kinetic energy the relative motion at the point lost in the impact, J:
+    /// 1/2 m (u^2 - u'^2) along the normal and each tangent, with the point's
+    /// effective masses at the surfaces. Exact where normal and friction do not
+    /// couple (one point of a sphere); elsewhere this point's share, approximately.
+    float impactEnergyLost = 0.0f;
     bool warmStarted = false;           ///< matched a point of the previous step
 };
 
@@ -76,6 +90,7 @@ struct StepStats {
     int contactPoints = 0;
     int sleepingBodies = 0;         ///< their contacts are kept, but neither solved nor counted above
     int sleepingContactPoints = 0;  ///< the points of those kept contacts
+    int impacts = 0;  ///< impacts solved at a point (World::impacts lists the points)
 };
 
 class World {
@@ -132,6 +147,11 @@ public:
 
     /// Contact points of the last step, pair by pair in a deterministic order.
     std::vector<ContactPointInfo> contacts() const;
+    /// The points of contacts() that had an impact in the last step (stats().impacts
+    /// says whether there are any, without walking the contacts).
+    std::vector<ContactPointInfo> impacts() const;
+    /// Sum of the normal impulses at the body's contact points over the last step, N s.
+    float contactNormalImpulse(BodyId id) const;
     const StepStats& stats() const { return stats_; }
     /// Sum over dynamic bodies of 1/2 m v^2 + 1/2 w . I w (J).
     double kineticEnergy() const;
@@ -184,6 +204,8 @@ private:
     void wakeAround(uint32_t index);
     void wakeAll();
     void applyDefinition(Body& body, const BodyDef& def);
+    /// What contacts() says of point i of a manifold.
+    ContactPointInfo contactInfo(const ContactManifold& manifold, const ContactReport& report, int i) const;
     BodyId idOf(uint32_t index) const;
 
     WorldSettings settings_;

@@ -66,6 +66,52 @@ std::optional<RayHit> World::rayCast(const vec3& origin, const vec3& direction, 
     return best;
 }
 
+ContactPointInfo World::contactInfo(const ContactManifold& manifold, const ContactReport& report, int i) const {
+    const Body& a = bodies_[manifold.a];
+    const Body& b = bodies_[manifold.b];
+    const ContactPoint& point = manifold.points[i];
+    const ContactPointReport& pointReport = report.points[i];
+    ContactPointInfo info;
+    info.bodyA = idOf(manifold.a);
+    info.bodyB = idOf(manifold.b);
+    info.point = point.point;
+    info.normal = manifold.normal;
+    info.rA = pointReport.rA;
+    info.rB = pointReport.rB;
+    info.separation = point.separation;
+    info.featureId = point.id;
+    info.inverseMassA = a.inverseMass;
+    info.inverseMassB = b.inverseMass;
+    const EffectiveMassTerms terms = effectiveMassTerms(manifold, pointReport, a, b);
+    info.angularTermA = terms.angularTermA;
+    info.angularTermB = terms.angularTermB;
+    info.normalMass = terms.normalMass;
+    info.tangentMass[0] = terms.tangentMass[0];
+    info.tangentMass[1] = terms.tangentMass[1];
+    info.tangent[0] = manifold.tangent[0];
+    info.tangent[1] = manifold.tangent[1];
+    info.normalVelocityBefore = point.normalVelocityBefore;
+    info.normalVelocityAfter = pointReport.normalVelocityAfter;
+    info.targetNormalVelocity = pointReport.targetVelocity;
+    info.restitution = manifold.restitution;
+    info.friction = manifold.friction;
+    info.staticFriction = manifold.staticFriction;
+    info.normalImpulse = pointReport.stepNormalImpulse;
+    info.frictionImpulse = pointReport.stepFrictionImpulse;
+    info.frictionBound = pointReport.frictionBound;
+    info.sticking = point.sticking;
+    info.impactNormalImpulse = pointReport.impactNormalImpulse;
+    info.impactFrictionImpulse = pointReport.impactFrictionImpulse;
+    info.impactSticking = pointReport.impactSticking;
+    info.impactArrivalVelocity = pointReport.impactArrivalVelocity;
+    info.impactLeavingVelocity = pointReport.impactLeavingVelocity;
+    info.impactSlipBefore = pointReport.impactSlipBefore;
+    info.impactSlipAfter = pointReport.impactSlipAfter;
+    info.impactEnergyLost = pointReport.impactEnergyLost;
+    info.warmStarted = point.warmStarted;
+    return info;
+}
+
 std::vector<ContactPointInfo> World::contacts() const {
     std::vector<ContactPointInfo> result;
     // The app asks every frame (thousands of points in a pile): one allocation, not a doubling series.
@@ -74,62 +120,49 @@ std::vector<ContactPointInfo> World::contacts() const {
         for (const ContactManifold& manifold : list->manifolds) pointCount += size_t(manifold.pointCount);
     }
     result.reserve(pointCount);
-    const auto addPoints = [&](const ContactManifold& manifold, const ContactReport& report) {
-        const Body& a = bodies_[manifold.a];
-        const Body& b = bodies_[manifold.b];
-        for (int i = 0; i < manifold.pointCount; ++i) {
-            const ContactPoint& point = manifold.points[i];
-            const ContactPointReport& pointReport = report.points[i];
-            ContactPointInfo info;
-            info.bodyA = idOf(manifold.a);
-            info.bodyB = idOf(manifold.b);
-            info.point = point.point;
-            info.normal = manifold.normal;
-            info.rA = pointReport.rA;
-            info.rB = pointReport.rB;
-            info.separation = point.separation;
-            info.featureId = point.id;
-            info.inverseMassA = a.inverseMass;
-            info.inverseMassB = b.inverseMass;
-            const EffectiveMassTerms terms = effectiveMassTerms(manifold, pointReport, a, b);
-            info.angularTermA = terms.angularTermA;
-            info.angularTermB = terms.angularTermB;
-            info.normalMass = terms.normalMass;
-            info.tangentMass[0] = terms.tangentMass[0];
-            info.tangentMass[1] = terms.tangentMass[1];
-            info.tangent[0] = manifold.tangent[0];
-            info.tangent[1] = manifold.tangent[1];
-            info.normalVelocityBefore = point.normalVelocityBefore;
-            info.normalVelocityAfter = pointReport.normalVelocityAfter;
-            info.targetNormalVelocity = pointReport.targetVelocity;
-            info.restitution = manifold.restitution;
-            info.friction = manifold.friction;
-            info.staticFriction = manifold.staticFriction;
-            info.normalImpulse = pointReport.stepNormalImpulse;
-            info.frictionImpulse = pointReport.stepFrictionImpulse;
-            info.frictionBound = pointReport.frictionBound;
-            info.sticking = point.sticking;
-            info.impactNormalImpulse = pointReport.impactNormalImpulse;
-            info.impactFrictionImpulse = pointReport.impactFrictionImpulse;
-            info.impactSticking = pointReport.impactSticking;
-            info.warmStarted = point.warmStarted;
-            result.push_back(info);
-        }
-    };
     // Sleeping islands' contacts too: they hold what they held when the island fell asleep.
     for (const ContactList* list : {&internals_->contacts, &internals_->sleepingContacts}) {
-        for (size_t m = 0; m < list->manifolds.size(); ++m) addPoints(list->manifolds[m], list->reports[m]);
+        for (size_t m = 0; m < list->manifolds.size(); ++m) {
+            for (int i = 0; i < list->manifolds[m].pointCount; ++i) {
+                result.push_back(contactInfo(list->manifolds[m], list->reports[m], i));
+            }
+        }
     }
     return result;
+}
+
+std::vector<ContactPointInfo> World::impacts() const {
+    std::vector<ContactPointInfo> result;
+    if (stats_.impacts == 0) return result;
+    // Only the awake contacts: an island that fell asleep after an impact had none in its last step.
+    const ContactList& list = internals_->contacts;
+    for (size_t m = 0; m < list.manifolds.size(); ++m) {
+        for (int i = 0; i < list.manifolds[m].pointCount; ++i) {
+            if (list.reports[m].points[i].impactArrivalVelocity < 0.0f) {
+                result.push_back(contactInfo(list.manifolds[m], list.reports[m], i));
+            }
+        }
+    }
+    return result;
+}
+
+float World::contactNormalImpulse(BodyId id) const {
+    float total = 0.0f;
+    if (!isValid(id)) return total;
+    for (const ContactList* list : {&internals_->contacts, &internals_->sleepingContacts}) {
+        for (size_t m = 0; m < list->manifolds.size(); ++m) {
+            const ContactManifold& manifold = list->manifolds[m];
+            if (manifold.a != id.index && manifold.b != id.index) continue;
+            for (int i = 0; i < manifold.pointCount; ++i) total += list->reports[m].points[i].stepNormalImpulse;
+        }
+    }
+    return total;
 }
 
 double World::kineticEnergy() const {
     double energy = 0.0;
     for (const Body& body : bodies_) {
-        if (!body.isAlive() || body.isStatic) continue;
-        const glm::dvec3 v(body.linearVelocity);
-        const glm::dvec3 w(inverseRotate(body.orientation, body.angularVelocity));
-        energy += 0.5 * body.mass * glm::dot(v, v) + 0.5 * glm::dot(w, glm::dmat3(body.inertiaBody) * w);
+        if (body.isAlive()) energy += body.kineticEnergy();
     }
     return energy;
 }
