@@ -446,6 +446,7 @@ void Experiment::branchAt(uint64_t step) {
     if (previousRuns_.size() > kPreviousRunsKept) previousRuns_.erase(previousRuns_.begin());
     while (!run_.inputs.empty() && run_.inputs.back().step > step) run_.inputs.pop_back();
     run_.keyframes.dropAfter(step);
+    observations_.forgetAfter(step);
     run_.end = step;
     setGhost(previousRuns_.size() - 1);
 }
@@ -505,6 +506,7 @@ void Experiment::startRun() {
     run_.startBook = std::make_shared<const EditBook>(currentBook());
     previousRuns_.clear();  // runs of another world
     setGhost(std::nullopt);
+    observations_.restart(world_);
 }
 
 void Experiment::step() {
@@ -515,6 +517,7 @@ void Experiment::step() {
         simulatedTime_ += world_.settings().timestep;
         run_.end = world_.stepCount();
         run_.keyframes.stepped(world_, simulatedTime_);
+        observations_.record(world_, simulatedTime_);
     }
     followGhost();
 }

@@ -8,6 +8,7 @@
 // tests drive it.
 #pragma once
 
+#include "app/observations.h"
 #include "app/run_history.h"
 #include "physics/world.h"
 #include "scene/scene.h"
@@ -226,6 +227,10 @@ public:
     const DragSettings& dragSettings() const { return dragSettings_; }
     /// Simulated seconds since the scene was last loaded or reset.
     double simulatedTime() const { return simulatedTime_; }
+    /// The run's impact log and plotted series, recorded as the run grows (a branch
+    /// forgets what came after its step; a new run starts them again).
+    const Observations& observations() const { return observations_; }
+    Observations& observations() { return observations_; }
     /// Every applied command, oldest first; the last redoCount() of them are undone.
     const EditHistory& history() const { return history_; }
     /// Most entries history() keeps (the oldest go first), and most of them that hold a
@@ -311,6 +316,7 @@ private:
     size_t undone_ = 0;  // entries at the end of history_ that are undone
     uint64_t nextSerial_ = 1;
     uint64_t savedSerial_ = 0;
+    Observations observations_;
     Run run_;
     std::vector<Run> previousRuns_;
     std::optional<size_t> ghost_;

@@ -5,6 +5,8 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace impulse::test {
@@ -47,5 +49,22 @@ inline BodyDef boxDef(const vec3& halfExtents, float mass, const vec3& position)
 }
 
 inline glm::dvec3 toDouble(const vec3& v) { return glm::dvec3(v); }
+
+/// Height of a falling body's bottom above the floor and downward speed at release
+/// so that it arrives at speed vn at t = (N + frac) dt (continuous time): at dt 1/60
+/// the gap at the start of the impact's step is centimetres, so the impact is met
+/// inside the step, as in the app.
+struct ArrivalPlan {
+    double height;
+    double downSpeed;
+    double time;
+};
+
+inline ArrivalPlan planArrival(double vn, double dt, double g, double frac = 0.9) {
+    const int n = std::max(1, int(std::floor(vn / (g * dt) - frac)));
+    const double t = (double(n) + frac) * dt;
+    const double v0 = std::max(0.0, vn - g * t);
+    return {v0 * t + 0.5 * g * t * t, v0, t};
+}
 
 }  // namespace impulse::test

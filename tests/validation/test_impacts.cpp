@@ -92,21 +92,6 @@ std::string currentTestName() {
 
 // ---------------------------------------------------------------- a ball thrown onto the floor
 
-/// Height of the ball's bottom above the floor and downward speed at release
-/// so that it arrives at speed vn at t = (N + frac) dt (continuous time).
-struct ArrivalPlan {
-    double height;
-    double downSpeed;
-    double time;
-};
-
-ArrivalPlan planArrival(double vn, double dt, double g, double frac = 0.9) {
-    const int n = std::max(1, int(std::floor(vn / (g * dt) - frac)));
-    const double t = (double(n) + frac) * dt;
-    const double v0 = std::max(0.0, vn - g * t);
-    return {v0 * t + 0.5 * g * t * t, v0, t};
-}
-
 /// A floor with mu and e, and a 1 kg sphere of radius r released so that it
 /// arrives at vn (planArrival), moving along +x at vx with spin `spin` about z.
 struct Throw {
