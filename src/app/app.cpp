@@ -365,7 +365,7 @@ int App::run() {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
-        panels_.draw(edits_, sim_, view_, frameInfo_, requests);
+        panels_.draw(edits_, experiment_.observations(), sim_, view_, frameInfo_, requests);
         if (ui::columnSplitters(layout_, columnWidths_)) framesSinceInput_ = 0;
         Frame::drawGizmo(input_.gizmo(), input_.gizmoHighlight(), layout_.view, layout_.textScale);
         statusBarBottom_ = Frame::drawOverlay(experiment_.world(), experiment_.scene().name, sim_, layout_.view,

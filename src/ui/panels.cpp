@@ -116,19 +116,19 @@ const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
     return keys;
 }
 
-void Panels::draw(EditTarget& target, SimControls& sim, DebugView& view, const FrameInfo& frame,
-                  PanelRequests& requests) {
+void Panels::draw(EditTarget& target, app::Observations& observations, SimControls& sim, DebugView& view,
+                  const FrameInfo& frame, PanelRequests& requests) {
     bodyEditor_.follow(target);
     undoButtons_ = {target.nextUndo(), target.nextRedo()};
     const World& world = target.world();
     if (picked_.valid && (!world.isValid(picked_.a) || !world.isValid(picked_.b))) picked_ = ContactKey{};
     sceneWindow(sim, frame, requests);
     worldWindow(target, view);
-    statsWindow(world, frame);
+    statsWindow(world, frame, target.selected(), observations.plots);
     // Built once a frame: the Body panel's partners and the inspector read the same list.
     const std::vector<ContactPointInfo> contacts = world.contacts();
     bodyWindow(target, contacts, requests);
-    contactWindow(world, contacts, target.selected());
+    contactWindow(world, contacts, target.selected(), observations.impacts);
     helpWindow();
     confirmationPopup(requests);
 }
@@ -533,9 +533,22 @@ void Panels::effectiveCoefficients(const World& world, const std::vector<Contact
     }
 }
 
-void Panels::contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected) {
+void Panels::pickImpact(const app::ImpactEntry& impact) {
+    picked_ = ContactKey{impact.bodyA, impact.bodyB, impact.featureId, true, impact.point};
+    contactTabToShow_ = 0;
+}
+
+void Panels::contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected,
+                           const app::ImpactLog& impacts) {
     placeWindow(layout_.contacts);
     if (!ImGui::Begin("Contact inspector", nullptr, kColumnPanel)) {
+        ImGui::End();
+        return;
+    }
+    const int tab = tabBar("contact tabs", {"Contacts", "Impact log"}, contactTabToShow_);
+    contactTabToShow_ = -1;
+    if (tab == 1) {
+        if (const app::ImpactEntry* clicked = impactLogTab_.draw(impacts)) pickImpact(*clicked);
         ImGui::End();
         return;
     }
@@ -653,9 +666,14 @@ void Panels::contactWindow(const World& world, const std::vector<ContactPointInf
     ImGui::End();
 }
 
-void Panels::statsWindow(const World& world, const FrameInfo& frame) {
+void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId selected, app::PlotSamples& plots) {
     placeWindow(layout_.stats);
     if (!ImGui::Begin("Stats", nullptr, kColumnPanel)) {
+        ImGui::End();
+        return;
+    }
+    if (tabBar("stats tabs", {"Stats", "Plots"}) == 1) {
+        plotsTab_.draw(world, selected, plots, layout_.textScale);
         ImGui::End();
         return;
     }

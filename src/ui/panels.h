@@ -7,6 +7,7 @@
 #include "physics/world.h"
 #include "ui/edit.h"
 #include "ui/field_draft.h"
+#include "ui/observation_panels.h"
 #include "ui/question.h"
 #include "ui/layout.h"
 
@@ -83,9 +84,10 @@ class Panels {
 public:
     Panels(std::string presetDir, std::string scenePath);
 
-    /// Draws every panel for this frame; their edits go to `target`.
-    void draw(EditTarget& target, SimControls& sim, DebugView& view, const FrameInfo& frame,
-              PanelRequests& requests);
+    /// Draws every panel for this frame; their edits go to `target`. The impact log and
+    /// the plots show `observations`; the Plots tab adds and removes its series.
+    void draw(EditTarget& target, app::Observations& observations, SimControls& sim, DebugView& view,
+              const FrameInfo& frame, PanelRequests& requests);
 
     ContactKey& pickedContact() { return picked_; }
     /// Where each labelled numeric field was last drawn (see FieldDraft::drawnFields).
@@ -114,8 +116,12 @@ private:
     void bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>& contacts, PanelRequests& requests);
     /// The pair coefficients of the selected body's contacts (or of its last or likely partner).
     void effectiveCoefficients(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId id);
-    void contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected);
-    void statsWindow(const World& world, const FrameInfo& frame);
+    void contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected,
+                       const app::ImpactLog& impacts);
+    /// Picks the point of a clicked impact-log row in the Contacts tab. (The timeline,
+    /// when it comes, also jumps to the entry's step here.)
+    void pickImpact(const app::ImpactEntry& impact);
+    void statsWindow(const World& world, const FrameInfo& frame, BodyId selected, app::PlotSamples& plots);
     void helpWindow();
     void confirmationPopup(PanelRequests& requests);
 
@@ -142,6 +148,9 @@ private:
     BodyId lastPartner_;    ///< the last body lastPartnerOf_ touched
     BodyId lastPartnerOf_;
     StatsHistory stats_;
+    ImpactLogTab impactLogTab_;
+    PlotsTab plotsTab_;
+    int contactTabToShow_ = -1;  ///< the Contact inspector's tab to bring forward next frame, -1: none
 };
 
 }  // namespace impulse::ui

@@ -10,7 +10,7 @@
 namespace impulse::ui {
 
 void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vector<float>>>& series,
-               const ImU32* colors, float height) {
+               const ImU32* colors, float height, int slots) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
@@ -37,7 +37,7 @@ void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vec
     hi += pad;
     // One polyline per run of finite samples: joined segments share their vertices,
     // which halves what software GL transforms for these ~1,500 tiny segments.
-    const float step = width / static_cast<float>(StatsHistory::kCapacity - 1);
+    const float step = width / static_cast<float>(std::max(slots, 2) - 1);
     std::vector<ImVec2> points;
     for (size_t k = 0; k < series.size(); ++k) {
         const std::vector<float>& v = series[k].second;

@@ -1,6 +1,8 @@
 // The Stats panel's rolling plots, drawn with ImGui's draw list.
 #pragma once
 
+#include "ui/edit.h"
+
 #include <imgui.h>
 
 #include <utility>
@@ -8,10 +10,10 @@
 
 namespace impulse::ui {
 
-/// Several named series of up to StatsHistory::kCapacity samples in one frame of the
-/// given height, with a shared vertical range (its ends written inside) and a legend.
+/// Several named series of up to `slots` samples, spread over the width, in one frame of
+/// the given height, with a shared vertical range (its ends written inside) and a legend.
 /// Non-finite samples leave gaps.
 void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vector<float>>>& series,
-               const ImU32* colors, float height);
+               const ImU32* colors, float height, int slots = StatsHistory::kCapacity);
 
 }  // namespace impulse::ui

@@ -1,0 +1,203 @@
+#include "ui/observation_panels.h"
+
+#include "ui/plot.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace impulse::ui {
+
+namespace {
+
+const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
+const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
+const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
+const ImVec4 kSlideColor(1.0f, 0.7f, 0.3f, 1.0f);
+
+// Most points a plotted series draws: the window's samples are thinned to these.
+constexpr int kPlotPoints = 400;
+
+const ImU32 kSeriesColors[] = {IM_COL32(255, 200, 80, 255),  IM_COL32(120, 200, 255, 255),
+                               IM_COL32(140, 230, 140, 255), IM_COL32(230, 140, 230, 255),
+                               IM_COL32(240, 240, 240, 255), IM_COL32(255, 130, 110, 255)};
+constexpr size_t kSeriesColorCount = sizeof kSeriesColors / sizeof kSeriesColors[0];
+
+void hoverHelp(const char* text) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+}  // namespace
+
+int tabBar(const char* id, std::initializer_list<const char*> labels, int select) {
+    int shown = 0;
+    if (!ImGui::BeginTabBar(id)) return shown;
+    int index = 0;
+    for (const char* label : labels) {
+        const ImGuiTabItemFlags flags = index == select ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+        if (ImGui::BeginTabItem(label, nullptr, flags)) {
+            shown = index;
+            ImGui::EndTabItem();
+        }
+        ++index;
+    }
+    ImGui::EndTabBar();
+    return shown;
+}
+
+const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log) {
+    const std::deque<app::ImpactEntry>& entries = log.entries();
+    ImGui::Text("%d impacts, newest first", static_cast<int>(entries.size()));
+    hoverHelp("Each point that arrived faster than the world's restitution threshold.\n"
+              "Measured beside configured: e = -v'_n / v_n against the pair's combined e;\n"
+              "|j_t| / j_n against mu (slid) or up to mu_s (stuck). Click a row to pick\n"
+              "that point in the Contacts tab.");
+    const app::ImpactEntry* clicked = nullptr;
+    constexpr int kColumns = 10;
+    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("impacts", kColumns, flags, ImVec2(0.0f, ImGui::GetContentRegionAvail().y))) {
+        return clicked;
+    }
+    ImGui::TableSetupScrollFreeze(1, 1);
+    const char* headers[kColumns] = {"t (s)", "pair", "v_n -> v'_n", "e meas", "e", "slip -> slip'",
+                                     "|j_t|/j_n", "mu / mu_s", "friction", "KE lost (J)"};
+    for (const char* header : headers) ImGui::TableSetupColumn(header);
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(entries.size()));
+    while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            const size_t index = entries.size() - 1 - static_cast<size_t>(row);
+            const app::ImpactEntry& e = entries[index];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::PushID(row);
+            char time[32];
+            std::snprintf(time, sizeof time, "%.3f", e.time);
+            const bool isClicked = index == clicked_ && e.step == clickedStep_;
+            if (ImGui::Selectable(time, isClicked, ImGuiSelectableFlags_SpanAllColumns)) {
+                clicked_ = index;
+                clickedStep_ = e.step;
+                clicked = &e;
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("step %llu", static_cast<unsigned long long>(e.step));
+            ImGui::PopID();
+            ImGui::TableNextColumn();
+            ImGui::Text("%s / %s", e.nameA.c_str(), e.nameB.c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f -> %.3f", static_cast<double>(e.approachSpeed), static_cast<double>(e.leavingSpeed));
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f", static_cast<double>(e.measuredRestitution));
+            ImGui::TableNextColumn();
+            ImGui::TextColored(kDimColor, "%.3f", static_cast<double>(e.restitution));
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f -> %.3f", static_cast<double>(e.slipBefore), static_cast<double>(e.slipAfter));
+            ImGui::TableNextColumn();
+            ImGui::Text("%.3f", static_cast<double>(e.frictionRatio()));
+            ImGui::TableNextColumn();
+            ImGui::TextColored(kDimColor, "%.2f / %.2f", static_cast<double>(e.friction),
+                               static_cast<double>(e.staticFriction));
+            ImGui::TableNextColumn();
+            ImGui::TextColored(e.stuck ? kOkColor : kSlideColor, "%s", e.stuck ? "stuck" : "slid");
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4g", e.energyLost);
+        }
+    }
+    ImGui::EndTable();
+    return clicked;
+}
+
+void PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots, float textScale) {
+    // Add: the selected body's quantity.
+    ImGui::SetNextItemWidth(150.0f * textScale);
+    ImGui::Combo("##quantity", &quantity_, [](void*, int i, const char** text) {
+        *text = app::quantityLabel(static_cast<app::BodyQuantity>(i));
+        return true;
+    }, nullptr, app::kBodyQuantityCount);
+    ImGui::SameLine();
+    const bool hasBody = world.isValid(selected);
+    if (!hasBody) ImGui::BeginDisabled();
+    if (ImGui::Button("plot it")) {
+        const Validation refused = plots.add(world, selected, static_cast<app::BodyQuantity>(quantity_));
+        message_ = refused ? refused->message() : "";
+        messageIsError_ = refused.has_value();
+    }
+    if (!hasBody) ImGui::EndDisabled();
+    hoverHelp(hasBody ? "Plots this quantity of the selected body against time, from the next step on."
+                      : "Select a body (click it in the view) to plot its quantities.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::SliderFloat("##window", &windowSeconds_, 1.0f, 120.0f, "last %.0f s", ImGuiSliderFlags_Logarithmic);
+
+    // The series, each with its colour and a button that removes it.
+    const std::vector<app::PlotSeries>& series = plots.series();
+    for (size_t k = 0; k < series.size(); ++k) {
+        ImGui::PushID(static_cast<int>(k));
+        if (k > 0) ImGui::SameLine();
+        if (ImGui::SmallButton("x")) {
+            plots.remove(k);
+            ImGui::PopID();
+            break;
+        }
+        hoverHelp("Stop plotting this series.");
+        ImGui::SameLine(0.0f, 2.0f);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kSeriesColors[k % kSeriesColorCount]), "%s",
+                           series[k].label().c_str());
+        ImGui::PopID();
+    }
+
+    // The window's samples, thinned to kPlotPoints.
+    const std::deque<double>& times = plots.times();
+    const float exportHeight = ImGui::GetFrameHeightWithSpacing() * (message_.empty() ? 1.0f : 2.0f);
+    const float plotHeight = std::max(40.0f * textScale, ImGui::GetContentRegionAvail().y - exportHeight -
+                                                             ImGui::GetTextLineHeightWithSpacing());
+    if (series.empty() || times.empty()) {
+        ImGui::TextColored(kDimColor, series.empty() ? "Select a body, pick a quantity, press 'plot it'."
+                                                     : "Run or step the simulation to sample.");
+    } else {
+        const double end = times.back();
+        const size_t first = static_cast<size_t>(
+            std::lower_bound(times.begin(), times.end(), end - static_cast<double>(windowSeconds_)) - times.begin());
+        const size_t count = times.size() - first;
+        const size_t stride = std::max<size_t>(1, (count + kPlotPoints - 1) / kPlotPoints);
+        std::vector<std::string> labels;
+        std::vector<std::pair<const char*, std::vector<float>>> shown;
+        std::vector<ImU32> colors;
+        for (size_t k = 0; k < series.size(); ++k) labels.push_back(series[k].label());
+        for (size_t k = 0; k < series.size(); ++k) {
+            std::vector<float> values;
+            for (size_t i = first; i < times.size(); i += stride) values.push_back(series[k].values[i]);
+            shown.emplace_back(labels[k].c_str(), std::move(values));
+            colors.push_back(kSeriesColors[k % kSeriesColorCount]);
+        }
+        // The whole window's width in points, so that a window not yet filled starts at the left.
+        const double windowSamples = static_cast<double>(windowSeconds_) / static_cast<double>(world.settings().timestep);
+        const int slots = std::max(static_cast<int>(std::ceil(windowSamples / static_cast<double>(stride))),
+                                   static_cast<int>(shown[0].second.size()));
+        multiPlot("##plots", shown, colors.data(), plotHeight, slots);
+        ImGui::TextColored(kDimColor, "t %.2f s .. %.2f s", times[first], end);
+    }
+
+    // Export: every sample kept, not just the window.
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 90.0f * textScale);
+    ImGui::InputText("##csv", &csvPath_);
+    hoverHelp("File to write the plotted series to (every sample kept, not only the window).");
+    ImGui::SameLine();
+    if (ImGui::Button("export CSV")) {
+        const std::string error = plots.writeCsv(csvPath_);
+        messageIsError_ = !error.empty();
+        message_ = error.empty() ? "wrote " + csvPath_ : error;
+    }
+    if (!message_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? kErrorColor : kOkColor);
+        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
+}  // namespace impulse::ui

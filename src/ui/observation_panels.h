@@ -1,0 +1,42 @@
+// What the experiment recorded of the run (app::Observations), as tabs of the
+// column panels: the impact log's table beside the Contact inspector, and the
+// plots of body quantities, with their CSV export, beside the Stats.
+#pragma once
+
+#include "app/observations.h"
+
+#include <initializer_list>
+#include <string>
+
+namespace impulse::ui {
+
+/// A tab bar whose tabs hold nothing themselves: the window draws the chosen tab's
+/// content after it. Returns the index of the tab shown; `select` >= 0 brings that one
+/// to the front.
+int tabBar(const char* id, std::initializer_list<const char*> labels, int select = -1);
+
+/// The impact log, newest first, the configured values beside the measured ones.
+class ImpactLogTab {
+public:
+    /// Returns the entry whose row was clicked this frame, or null.
+    const app::ImpactEntry* draw(const app::ImpactLog& log);
+
+private:
+    size_t clicked_ = ~size_t(0);  ///< index into the log of the row last clicked
+    uint64_t clickedStep_ = 0;     ///< its step, to find it again as the log grows
+};
+
+/// Picks body quantities to plot against time, draws them, and exports them to CSV.
+class PlotsTab {
+public:
+    void draw(const World& world, BodyId selected, app::PlotSamples& plots, float textScale);
+
+private:
+    int quantity_ = static_cast<int>(app::BodyQuantity::PositionY);
+    float windowSeconds_ = 10.0f;
+    std::string csvPath_ = "plots.csv";
+    std::string message_;
+    bool messageIsError_ = false;
+};
+
+}  // namespace impulse::ui
