@@ -113,24 +113,36 @@ const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log) {
 }
 
 void PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots, float textScale) {
-    // Add: the selected body's quantity.
-    ImGui::SetNextItemWidth(150.0f * textScale);
+    // Add: a quantity of the body picked here, the selection unless another is chosen.
+    if (selected != lastSelected_) body_ = lastSelected_ = selected;
+    if (!world.isValid(body_)) body_ = BodyId{};
+    const auto name = [&](BodyId id) { return id ? world.body(id).name : std::string("(pick a body)"); };
+    ImGui::SetNextItemWidth(110.0f * textScale);
+    if (ImGui::BeginCombo("##body", name(body_).c_str())) {
+        for (const BodyId id : world.bodyIds()) {
+            ImGui::PushID(static_cast<int>(id.index));
+            if (ImGui::Selectable(name(id).c_str(), id == body_)) body_ = id;
+            ImGui::PopID();
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(130.0f * textScale);
     ImGui::Combo("##quantity", &quantity_, [](void*, int i, const char** text) {
         *text = app::quantityLabel(static_cast<app::BodyQuantity>(i));
         return true;
     }, nullptr, app::kBodyQuantityCount);
     ImGui::SameLine();
-    const bool hasBody = world.isValid(selected);
+    const bool hasBody = world.isValid(body_);
     if (!hasBody) ImGui::BeginDisabled();
     if (ImGui::Button("plot it")) {
-        const Validation refused = plots.add(world, selected, static_cast<app::BodyQuantity>(quantity_));
+        const Validation refused = plots.add(world, body_, static_cast<app::BodyQuantity>(quantity_));
         message_ = refused ? refused->message() : "";
         messageIsError_ = refused.has_value();
     }
     if (!hasBody) ImGui::EndDisabled();
-    hoverHelp(hasBody ? "Plots this quantity of the selected body against time, from the next step on."
-                      : "Select a body (click it in the view) to plot its quantities.");
-    ImGui::SameLine();
+    hoverHelp(hasBody ? "Plots this quantity of the body against time, from the next step on."
+                      : "Pick a body (or click one in the view) to plot its quantities.");
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::SliderFloat("##window", &windowSeconds_, 1.0f, 120.0f, "last %.0f s", ImGuiSliderFlags_Logarithmic);
 
@@ -157,7 +169,7 @@ void PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots
     const float plotHeight = std::max(40.0f * textScale, ImGui::GetContentRegionAvail().y - exportHeight -
                                                              ImGui::GetTextLineHeightWithSpacing());
     if (series.empty() || times.empty()) {
-        ImGui::TextColored(kDimColor, series.empty() ? "Select a body, pick a quantity, press 'plot it'."
+        ImGui::TextColored(kDimColor, series.empty() ? "Pick a body and a quantity, press 'plot it'."
                                                      : "Run or step the simulation to sample.");
     } else {
         const double end = times.back();

@@ -29,9 +29,12 @@ private:
 /// Picks body quantities to plot against time, draws them, and exports them to CSV.
 class PlotsTab {
 public:
+    /// The body to plot follows `selected` whenever that changes; its combo picks another.
     void draw(const World& world, BodyId selected, app::PlotSamples& plots, float textScale);
 
 private:
+    BodyId body_;          ///< whose quantity "plot it" adds
+    BodyId lastSelected_;  ///< the selection body_ last followed
     int quantity_ = static_cast<int>(app::BodyQuantity::PositionY);
     float windowSeconds_ = 10.0f;
     std::string csvPath_ = "plots.csv";
