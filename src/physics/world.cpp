@@ -215,6 +215,7 @@ void World::step(float dt) {
         in.savedStates[i] = {body.position, body.linearVelocity, body.angularVelocity, body.orientation};
     }
     lastRecovery_.reset();
+    in.stepImpacts.clear();
     const int passes = passCount(dt);
     const float passDt = dt / float(passes);
     for (int i = 0; i < passes; ++i) runPass(passDt);
@@ -223,6 +224,7 @@ void World::step(float dt) {
     } else if (settings_.sleeping) {
         updateSleep(dt);
     }
+    stats_.impacts = static_cast<int>(in.stepImpacts.size());
     // Without sleeping nobody sleeps: setSettings woke everyone when it was switched off.
     stats_.sleepingBodies = 0;
     stats_.sleepingContactPoints = 0;
@@ -267,6 +269,7 @@ void World::recoverFromNonFiniteState(BodyId failed) {
     culprit.linearVelocity = vec3(0.0f);
     culprit.angularVelocity = vec3(0.0f);
     in.contacts.clear();
+    in.stepImpacts.clear();
     if (drag_.active && drag_.body == failed) endDrag();
     lastRecovery_ = StepRecovery{failed, culprit.name, stepCount_};
     ++recoveryCount_;
@@ -284,7 +287,19 @@ void World::runPass(float dt) {
     stats_.manifolds = static_cast<int>(manifolds.size());
     stats_.contactPoints = 0;
     for (const ContactManifold& manifold : manifolds) stats_.contactPoints += manifold.pointCount;
-    stats_.impacts = static_cast<int>(in.solverData.impactMeasures.size());
+    if (!in.solverData.impactMeasures.empty()) collectImpacts();
+}
+
+void World::collectImpacts() {
+    Internals& in = *internals_;
+    // A point struck in both impact stages of the pass is one entry, as its report holds the later impact.
+    std::vector<std::pair<uint32_t, int>> points;
+    for (const ImpactMeasure& measure : in.solverData.impactMeasures) points.emplace_back(measure.constraint, measure.point);
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    for (const auto& [m, i] : points) {
+        in.stepImpacts.push_back(contactInfo(in.contacts.manifolds[m], in.contacts.reports[m], i));
+    }
 }
 
 void World::collide(float dt) {

@@ -90,7 +90,7 @@ struct StepStats {
     int contactPoints = 0;
     int sleepingBodies = 0;         ///< their contacts are kept, but neither solved nor counted above
     int sleepingContactPoints = 0;  ///< the points of those kept contacts
-    int impacts = 0;  ///< impacts solved at a point (World::impacts lists the points)
+    int impacts = 0;  ///< points that had an impact (World::impacts lists them)
 };
 
 class World {
@@ -147,9 +147,9 @@ public:
 
     /// Contact points of the last step, pair by pair in a deterministic order.
     std::vector<ContactPointInfo> contacts() const;
-    /// The points of contacts() that had an impact in the last step (stats().impacts
-    /// says whether there are any, without walking the contacts).
-    std::vector<ContactPointInfo> impacts() const;
+    /// The points that had an impact in the last step, each as the pass that had it
+    /// left it (contacts() shows only the last pass of a step); stats().impacts counts them.
+    const std::vector<ContactPointInfo>& impacts() const;
     /// Sum of the normal impulses at the body's contact points over the last step, N s.
     float contactNormalImpulse(BodyId id) const;
     const StepStats& stats() const { return stats_; }
@@ -204,6 +204,8 @@ private:
     void wakeAround(uint32_t index);
     void wakeAll();
     void applyDefinition(Body& body, const BodyDef& def);
+    /// Keeps the points the last pass's impact stages struck (World::impacts).
+    void collectImpacts();
     /// What contacts() says of point i of a manifold.
     ContactPointInfo contactInfo(const ContactManifold& manifold, const ContactReport& report, int i) const;
     BodyId idOf(uint32_t index) const;

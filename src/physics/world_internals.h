@@ -60,6 +60,9 @@ struct World::Internals {
     std::vector<float> spinReach;  // how far each body's farthest point turns this pass, m
     std::vector<BodyPair> pairs;
     ContactSolverData solverData;
+    /// The points that had an impact in the last step, as each pass left them
+    /// (a step of several passes writes the reports again in every pass).
+    std::vector<ContactPointInfo> stepImpacts;
     DragSolver dragSolver;
     // Body states before the current step, for the non-finite guard.
     struct SavedState {

@@ -131,20 +131,7 @@ std::vector<ContactPointInfo> World::contacts() const {
     return result;
 }
 
-std::vector<ContactPointInfo> World::impacts() const {
-    std::vector<ContactPointInfo> result;
-    if (stats_.impacts == 0) return result;
-    // Only the awake contacts: an island that fell asleep after an impact had none in its last step.
-    const ContactList& list = internals_->contacts;
-    for (size_t m = 0; m < list.manifolds.size(); ++m) {
-        for (int i = 0; i < list.manifolds[m].pointCount; ++i) {
-            if (list.reports[m].points[i].impactArrivalVelocity < 0.0f) {
-                result.push_back(contactInfo(list.manifolds[m], list.reports[m], i));
-            }
-        }
-    }
-    return result;
-}
+const std::vector<ContactPointInfo>& World::impacts() const { return internals_->stepImpacts; }
 
 float World::contactNormalImpulse(BodyId id) const {
     float total = 0.0f;

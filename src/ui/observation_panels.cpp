@@ -165,9 +165,10 @@ void PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots
 
     // The window's samples, thinned to kPlotPoints.
     const std::deque<double>& times = plots.times();
-    const float exportHeight = ImGui::GetFrameHeightWithSpacing() * (message_.empty() ? 1.0f : 2.0f);
-    const float plotHeight = std::max(40.0f * textScale, ImGui::GetContentRegionAvail().y - exportHeight -
-                                                             ImGui::GetTextLineHeightWithSpacing());
+    // Room below the plot: its time range, the export row and its message.
+    const float below = ImGui::GetTextLineHeightWithSpacing() * (message_.empty() ? 1.0f : 2.0f) +
+                        ImGui::GetFrameHeightWithSpacing();
+    const float plotHeight = std::max(24.0f * textScale, ImGui::GetContentRegionAvail().y - below);
     if (series.empty() || times.empty()) {
         ImGui::TextColored(kDimColor, series.empty() ? "Pick a body and a quantity, press 'plot it'."
                                                      : "Run or step the simulation to sample.");

@@ -17,17 +17,14 @@
 using namespace impulse;
 using namespace impulse::app;
 using impulse::test::addGround;
+using impulse::test::groundDef;
+using impulse::test::kTimings;
+using impulse::test::Timing;
 using impulse::test::planArrival;
 using impulse::test::sphereDef;
 
 namespace {
 
-struct Timing {
-    const char* name;
-    float dt;
-};
-void PrintTo(const Timing& t, std::ostream* os) { *os << t.name; }
-const Timing kTimings[] = {{"Default60Hz", 1.0f / 60.0f}, {"Fine1ms", 1.0f / 1000.0f}};
 
 /// Steps the world for `seconds`, recording the log after each step as Experiment::step does.
 std::vector<ImpactEntry> logRun(World& world, double seconds) {
@@ -99,6 +96,27 @@ INSTANTIATE_TEST_SUITE_P(Cases, HeadOnPair, ::testing::Combine(::testing::Values
                          [](const ::testing::TestParamInfo<std::tuple<PairCase, Timing>>& p) {
                              return std::string(std::get<0>(p.param).name) + "_" + std::get<1>(p.param).name;
                          });
+
+// A step of several passes writes the contact reports again in each: an impact in
+// an earlier pass (here the second of four) is still logged, once.
+TEST(ImpactLog, AnImpactInAnEarlierPassOfTheStepIsLogged) {
+    WorldSettings settings = test::zeroGravity();
+    settings.passes = 4;
+    World world(settings);
+    BodyDef left = sphereDef(0.1f, 1.0f, vec3(0.0f));
+    left.restitution = 0.6f;
+    left.linearVelocity = vec3(3.0f, 0.0f, 0.0f);
+    world.createBody(left);
+    // Closing at 3 m/s from 6.5 cm: the surfaces meet 0.36 of the way through step 2.
+    BodyDef right = sphereDef(0.1f, 1.0f, vec3(0.265f, 0.0f, 0.0f));
+    right.restitution = 0.6f;
+    world.createBody(right);
+    const std::vector<ImpactEntry> log = logRun(world, 0.2);
+    ASSERT_EQ(log.size(), 1u);
+    EXPECT_EQ(log[0].step, 2u);
+    EXPECT_NEAR(log[0].approachSpeed, 3.0, 1e-4);
+    EXPECT_NEAR(log[0].measuredRestitution, 0.6, 1e-4);
+}
 
 TEST(ImpactLog, SlowerThanTheThresholdIsNoImpact) {
     World world(test::zeroGravity());
@@ -209,15 +227,10 @@ INSTANTIATE_TEST_SUITE_P(Cases, ThrownBall, ::testing::Combine(::testing::Values
 scene::Scene dropScene() {
     scene::Scene scene;
     scene.name = "drop";
-    BodyDef ground;
-    ground.name = "ground";
-    ground.isStatic = true;
-    ground.shape = Shape::box(vec3(5.0f, 0.5f, 5.0f));
-    ground.position = vec3(0.0f, -0.5f, 0.0f);
     BodyDef ball = sphereDef(0.1f, 1.0f, vec3(0.0f, 1.1f, 0.0f));
     ball.name = "ball";
     ball.restitution = 0.8f;
-    scene.bodies = {ground, ball};
+    scene.bodies = {groundDef(0.5f, 0.5f), ball};
     return scene;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <ostream>
 
 namespace impulse::test {
 
@@ -17,9 +18,17 @@ inline WorldSettings zeroGravity() {
     return settings;
 }
 
+/// A timestep to run a closed-form case at: the app's default and a fine one.
+struct Timing {
+    const char* name;
+    float dt;
+};
+inline void PrintTo(const Timing& t, std::ostream* os) { *os << t.name; }
+inline const Timing kTimings[] = {{"Default60Hz", 1.0f / 60.0f}, {"Fine1ms", 1.0f / 1000.0f}};
+
 /// A static box whose top face is the plane y = 0 (or tilted by `orientation`).
-inline BodyId addGround(World& world, float friction, float restitution, const quat& orientation = quat(1, 0, 0, 0),
-                        std::optional<float> staticFriction = std::nullopt) {
+inline BodyDef groundDef(float friction, float restitution, const quat& orientation = quat(1, 0, 0, 0),
+                         std::optional<float> staticFriction = std::nullopt) {
     BodyDef def;
     def.name = "ground";
     def.isStatic = true;
@@ -29,7 +38,12 @@ inline BodyId addGround(World& world, float friction, float restitution, const q
     def.friction = friction;
     def.restitution = restitution;
     def.staticFriction = staticFriction;
-    return world.createBody(def);
+    return def;
+}
+
+inline BodyId addGround(World& world, float friction, float restitution, const quat& orientation = quat(1, 0, 0, 0),
+                        std::optional<float> staticFriction = std::nullopt) {
+    return world.createBody(groundDef(friction, restitution, orientation, staticFriction));
 }
 
 inline BodyDef sphereDef(float radius, float mass, const vec3& position) {

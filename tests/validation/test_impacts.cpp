@@ -49,16 +49,7 @@
 namespace impulse::test {
 namespace {
 
-// ---------------------------------------------------------------- timings
-
-struct Timing {
-    const char* name;
-    float dt;
-};
-
-void PrintTo(const Timing& t, std::ostream* os) { *os << t.name; }
-
-const Timing kTimings[] = {{"Default60Hz", 1.0f / 60.0f}, {"Fine1ms", 1.0f / 1000.0f}};
+// ---------------------------------------------------------------- timings (Timing, kTimings: scenario.h)
 
 /// The app's defaults (WorldSettings{}), with the timestep of `timing`.
 WorldSettings settingsFor(const Timing& timing) {
