@@ -101,21 +101,7 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
             report.impactNormalImpulse = p.impactNormalImpulse;
             report.impactFrictionImpulse = p.impactFrictionImpulse;
             report.impactSticking = p.impactSticking;
-            // No impact here unless the impact stages measured one (below).
-            report.impactArrivalVelocity = 0.0f;
-            report.impactLeavingVelocity = 0.0f;
-            report.impactSlipBefore = report.impactSlipAfter = vec3(0.0f);
-            report.impactEnergyLost = 0.0f;
         }
-    }
-    // A point struck twice in a pass (in both impact stages) keeps the later impact's.
-    for (const ImpactMeasure& measure : data.impactMeasures) {
-        ContactPointReport& report = reports[measure.constraint].points[measure.point];
-        report.impactArrivalVelocity = measure.arrivalVelocity;
-        report.impactLeavingVelocity = measure.leavingVelocity;
-        report.impactSlipBefore = measure.slipBefore;
-        report.impactSlipAfter = measure.slipAfter;
-        report.impactEnergyLost = measure.energyLost;
     }
 }
 

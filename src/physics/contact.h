@@ -41,13 +41,6 @@ struct ContactPointReport {
     float impactNormalImpulse = 0.0f;
     vec3 impactFrictionImpulse{0.0f};
     bool impactSticking = false;
-    /// The impact's relative velocity at the point (ImpactMeasure): v_rel.n at
-    /// arrival (< 0; 0 when no impact) and once solved, the slip before and after.
-    float impactArrivalVelocity = 0.0f;
-    float impactLeavingVelocity = 0.0f;
-    vec3 impactSlipBefore{0.0f};
-    vec3 impactSlipAfter{0.0f};
-    float impactEnergyLost = 0.0f;
 };
 
 /// The reports of a manifold's points, at the manifold's index in a parallel array.

@@ -292,13 +292,25 @@ void World::runPass(float dt) {
 
 void World::collectImpacts() {
     Internals& in = *internals_;
-    // A point struck in both impact stages of the pass is one entry, as its report holds the later impact.
-    std::vector<std::pair<uint32_t, int>> points;
-    for (const ImpactMeasure& measure : in.solverData.impactMeasures) points.emplace_back(measure.constraint, measure.point);
-    std::sort(points.begin(), points.end());
-    points.erase(std::unique(points.begin(), points.end()), points.end());
-    for (const auto& [m, i] : points) {
-        in.stepImpacts.push_back(contactInfo(in.contacts.manifolds[m], in.contacts.reports[m], i));
+    // A point struck more than once in the pass (in both impact stages) is one
+    // entry with the later impact, as its report holds that one's impulses.
+    std::vector<ImpactMeasure> measures = in.solverData.impactMeasures;
+    std::stable_sort(measures.begin(), measures.end(), [](const ImpactMeasure& a, const ImpactMeasure& b) {
+        return a.constraint != b.constraint ? a.constraint < b.constraint : a.point < b.point;
+    });
+    for (size_t k = 0; k < measures.size(); ++k) {
+        const ImpactMeasure& measure = measures[k];
+        const bool later = k + 1 < measures.size() && measures[k + 1].constraint == measure.constraint &&
+                           measures[k + 1].point == measure.point;
+        if (later) continue;
+        ContactPointInfo info =
+            contactInfo(in.contacts.manifolds[measure.constraint], in.contacts.reports[measure.constraint], measure.point);
+        info.impactArrivalVelocity = measure.arrivalVelocity;
+        info.impactLeavingVelocity = measure.leavingVelocity;
+        info.impactSlipBefore = measure.slipBefore;
+        info.impactSlipAfter = measure.slipAfter;
+        info.impactEnergyLost = measure.energyLost;
+        in.stepImpacts.push_back(info);
     }
 }
 

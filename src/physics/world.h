@@ -59,9 +59,9 @@ struct ContactPointInfo {
     float impactNormalImpulse = 0.0f;
     vec3 impactFrictionImpulse{0.0f};
     bool impactSticking = false;
-    /// The impact's relative velocity v_B - v_A at the point: along n at arrival
-    /// (< 0 for a point that had an impact, else 0) and once the impact was
-    /// solved, and its tangential part (the slip) at arrival and after, m/s.
+    /// Set in World::impacts() only (0 in contacts()): the impact's relative
+    /// velocity v_B - v_A at the point along n at arrival (< 0) and once the
+    /// impact was solved, and its tangential part (the slip) at arrival and after, m/s.
     float impactArrivalVelocity = 0.0f;
     float impactLeavingVelocity = 0.0f;
     vec3 impactSlipBefore{0.0f};

@@ -103,11 +103,6 @@ ContactPointInfo World::contactInfo(const ContactManifold& manifold, const Conta
     info.impactNormalImpulse = pointReport.impactNormalImpulse;
     info.impactFrictionImpulse = pointReport.impactFrictionImpulse;
     info.impactSticking = pointReport.impactSticking;
-    info.impactArrivalVelocity = pointReport.impactArrivalVelocity;
-    info.impactLeavingVelocity = pointReport.impactLeavingVelocity;
-    info.impactSlipBefore = pointReport.impactSlipBefore;
-    info.impactSlipAfter = pointReport.impactSlipAfter;
-    info.impactEnergyLost = pointReport.impactEnergyLost;
     info.warmStarted = point.warmStarted;
     return info;
 }

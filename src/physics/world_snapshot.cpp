@@ -23,7 +23,7 @@ size_t vectorBytes(const std::vector<T>& values) {
 
 size_t WorldSnapshot::bytes() const {
     size_t total = sizeof(*this) + vectorBytes(motion_) + vectorBytes(contacts_) + vectorBytes(sleepingContacts_) +
-                   vectorBytes(reports_) + vectorBytes(sleepingReports_);
+                   vectorBytes(reports_) + vectorBytes(sleepingReports_) + vectorBytes(impacts_);
     if (lastRecovery_) total += lastRecovery_->bodyName.capacity();
     return total;
 }
@@ -60,6 +60,7 @@ WorldSnapshot World::snapshot(const WorldSnapshot* previous) const {
     out.reports_ = in.contacts.reports;
     out.sleepingContacts_ = in.sleepingContacts.manifolds;
     out.sleepingReports_ = in.sleepingContacts.reports;
+    out.impacts_ = in.stepImpacts;
     return out;
 }
 
@@ -95,6 +96,7 @@ void World::restore(const WorldSnapshot& snapshot) {
     in.contacts.reports = snapshot.reports_;
     in.sleepingContacts.manifolds = snapshot.sleepingContacts_;
     in.sleepingContacts.reports = snapshot.sleepingReports_;
+    in.stepImpacts = snapshot.impacts_;
     // The broadphase keeps the pairs of the bodies at its last call. Its answer does
     // not depend on them (broad_phase.h); starting fresh keeps determinism from resting on that.
     in.broadPhase = BroadPhase{};

@@ -64,6 +64,7 @@ private:
     uint64_t recoveryCount_ = 0;
     std::vector<ContactManifold> contacts_, sleepingContacts_;
     std::vector<ContactReport> reports_, sleepingReports_;
+    std::vector<ContactPointInfo> impacts_;  ///< World::impacts() of the last step
 };
 
 }  // namespace impulse
