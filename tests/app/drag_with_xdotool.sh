@@ -4,13 +4,10 @@
 # RIGHT pixels to the right, releases and quits; the world is saved to OUT.json.
 # Usage: drag_with_xdotool.sh APP SCENE OUT.json [RIGHT]
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 app=$1 scene=$2 out=$3 right=${4:-300}
-"$app" "$scene" --frames 3000 --save-on-exit "$out" &
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^Impulse Lab')
-wid=${wid%%$'\n'*}
-sleep 1.0  # let the first frames render and the camera frame the scene
+. "$here/xdotool_input.sh"  # start_app, move, click, hold
+start_app "$app" "$scene" --frames 3000 --save-on-exit "$out"
 eval "$(xdotool getwindowgeometry --shell "$wid")"
 cx=$((X + WIDTH / 2)) cy=$((Y + HEIGHT / 2))
 # ImGui 1.86 misses bare absolute moves: nudge one pixel and back after each.

@@ -14,12 +14,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)  # before the cd below
 app=$1 scene=$2 dir=$3
 cd "$dir"
-"$app" "$scene" --paused --frames 100000 2> "$dir/stderr.txt" &
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^Impulse Lab')
-wid=${wid%%$'\n'*}
-sleep 1.0  # first frames; the camera frames the scene
+. "$here/xdotool_input.sh"  # start_app, move, click, hold
+start_app "$app" "$scene" --paused --frames 100000 2> "$dir/stderr.txt"
 
 # The crate is at (580, 290) in the default view of this scene. Body panel at
 # (922, 8) (src/ui/panels.cpp, bodyWindow): mass field (1013, 117), e (1013, 137)
@@ -29,7 +25,6 @@ mass_x=1013 mass_y=117
 e_x=1013 e_y=137
 viewport_x=640 viewport_y=600
 
-. "$here/xdotool_input.sh"  # move, click, hold
 key() { xdotool key --delay 40 "$@"; sleep 0.2; }  # keys for the app (not ImGui)
 type_into_drag_field() {  # x y text
     # Ctrl+click turns a drag field into a text field; ImGui 1.86 reads the mouse and

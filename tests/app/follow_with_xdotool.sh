@@ -5,13 +5,10 @@
 # (IMPULSE_LAYOUT_JSON) goes to LAYOUT.json.
 # Usage: follow_with_xdotool.sh APP SCENE LAYOUT.json X Y SECONDS
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 app=$1 scene=$2 layout=$3 x=$4 y=$5 seconds=$6
-IMPULSE_LAYOUT_JSON="$layout" "$app" "$scene" --paused &
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^Impulse Lab')
-wid=${wid%%$'\n'*}
-sleep 1.0
+. "$here/xdotool_input.sh"  # start_app, move, click, hold
+IMPULSE_LAYOUT_JSON="$layout" start_app "$app" "$scene" --paused
 eval "$(xdotool getwindowgeometry --shell "$wid")"
 # ImGui 1.86 misses bare absolute moves: nudge one pixel and back.
 xdotool mousemove "$((X + x))" "$((Y + y))"; sleep 0.05

@@ -19,14 +19,9 @@ here=$(cd "$(dirname "$0")" && pwd)  # before the cd below
 app=$1 scene=$2 dir=$3 mode=$4
 shift 4
 cd "$dir"
-"$app" "$scene" --paused --frames 100000 2> "$dir/stderr-$mode.txt" &
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^Impulse Lab')
-wid=${wid%%$'\n'*}
-sleep 1.0  # first frames; the camera frames the scene
+. "$here/xdotool_input.sh"  # start_app, move, click, hold
+start_app "$app" "$scene" --paused --frames 100000 2> "$dir/stderr-$mode.txt"
 
-. "$here/xdotool_input.sh"  # move, click, hold
 key() { xdotool key --delay 40 "$@"; sleep 0.3; }
 drag() {  # x0 y0 x1 y1 ... : press at the first point, through the others, release at the last
     move "$1" "$2"

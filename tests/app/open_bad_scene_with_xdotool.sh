@@ -13,12 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)  # before the cd below
 app=$1 scene=$2 dir=$3 save=$4
 shift 4
 cd "$dir"  # F12 screenshots land in the working directory
-"$app" "$scene" --save-on-exit "$dir/exit.json" --frames 6000 2> "$dir/stderr.txt" &
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^Impulse Lab')
-wid=${wid%%$'\n'*}
-sleep 1.0  # first frames; ImGui places its windows
+. "$here/xdotool_input.sh"  # start_app, move, click, hold
+start_app "$app" "$scene" --save-on-exit "$dir/exit.json" --frames 6000 2> "$dir/stderr.txt"
 
 # The Scene panel sits at (8, 8), 330 px wide (src/ui/panels.cpp, sceneWindow); with
 # the app's style (13 px font, frame padding 2, item spacing 3) the path field is
@@ -28,7 +24,6 @@ open_x=33 open_y=243
 save_x=77 save_y=243
 viewport_x=640 viewport_y=400
 
-. "$here/xdotool_input.sh"  # move, click, hold
 key() { xdotool key --delay 30 "$@"; sleep 0.2; }
 type_into_field() {
     click "$field_x" "$field_y"

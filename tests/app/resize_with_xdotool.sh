@@ -5,13 +5,10 @@
 # its layout report (IMPULSE_LAYOUT_JSON) to LAYOUT.json on exit.
 # Usage: resize_with_xdotool.sh APP SCENE LAYOUT.json WxH [DRAG]
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 app=$1 scene=$2 layout=$3 size=$4 dragBy=${5:-0}
-IMPULSE_LAYOUT_JSON="$layout" "$app" "$scene" --paused --frames 100000 &
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^Impulse Lab')
-wid=${wid%%$'\n'*}
-sleep 1.0
+. "$here/xdotool_input.sh"  # start_app, move, click, hold
+IMPULSE_LAYOUT_JSON="$layout" start_app "$app" "$scene" --paused --frames 100000
 xdotool windowsize --sync "$wid" "${size%x*}" "${size#*x}" || xdotool windowsize "$wid" "${size%x*}" "${size#*x}"
 sleep 1.0  # a few frames at the new size (a paused app wakes on the resize)
 if [ "$dragBy" != 0 ]; then

@@ -12,13 +12,10 @@
 # at their file poses plus sphere_1 and shot_1, and no box_1.
 # Usage: session_with_xdotool.sh APP SCENE OUT.json MID.json
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 app=$1 scene=$2 out=$3 mid=$4
-"$app" "$scene" --frames 100000 --save-on-exit "$out" &
-pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
-wid=$(timeout 20 xdotool search --sync --onlyvisible --name '^Impulse Lab')
-wid=${wid%%$'\n'*}
-sleep 1.0  # first frames; the camera frames the scene
+. "$here/xdotool_input.sh"  # start_app, move, click, hold
+start_app "$app" "$scene" --frames 100000 --save-on-exit "$out"
 
 # Panel widgets (src/ui/panels.cpp; 13 px font, frame padding 2, item spacing 3):
 # Scene panel at (8, 8): Pause/Run (45, 41), Step (101, 41), Box (30, 101),
