@@ -293,8 +293,9 @@ void World::runPass(float dt) {
 void World::collectImpacts() {
     Internals& in = *internals_;
     // A point struck more than once in the pass (in both impact stages) is one
-    // entry with the later impact, as its report holds that one's impulses.
-    std::vector<ImpactMeasure> measures = in.solverData.impactMeasures;
+    // entry with the later impact, as its report holds that one's impulses. Sorted
+    // in place: no stage reads the measures, and the next pass clears them.
+    std::vector<ImpactMeasure>& measures = in.solverData.impactMeasures;
     std::stable_sort(measures.begin(), measures.end(), [](const ImpactMeasure& a, const ImpactMeasure& b) {
         return a.constraint != b.constraint ? a.constraint < b.constraint : a.point < b.point;
     });
