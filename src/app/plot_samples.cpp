@@ -1,5 +1,7 @@
 #include "app/plot_samples.h"
 
+#include "physics/shape.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -38,13 +40,7 @@ double sampleQuantity(const World& world, BodyId id, BodyQuantity quantity) {
         case BodyQuantity::VelocityY: return body.linearVelocity.y;
         case BodyQuantity::VelocityZ: return body.linearVelocity.z;
         case BodyQuantity::Speed: return glm::length(body.linearVelocity);
-        case BodyQuantity::Height: {
-            if (body.shape.type == ShapeType::Sphere) return body.position.y - body.shape.radius;
-            // The box's reach below its centre: each half extent along the world's y.
-            const vec3& h = body.shape.halfExtents;
-            const mat3& r = body.rotation;
-            return body.position.y - (std::fabs(r[0][1]) * h.x + std::fabs(r[1][1]) * h.y + std::fabs(r[2][1]) * h.z);
-        }
+        case BodyQuantity::Height: return shapeAabb(body.shape, body.position, body.rotation, 0.0f).lower.y;
         case BodyQuantity::AngularVelocityX: return body.angularVelocity.x;
         case BodyQuantity::AngularVelocityY: return body.angularVelocity.y;
         case BodyQuantity::AngularVelocityZ: return body.angularVelocity.z;
