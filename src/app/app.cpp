@@ -355,7 +355,9 @@ int App::run() {
             input_.setPaused(sim_.paused);  // a Space earlier in the queue counts
             ImGui_ImplSDL2_ProcessEvent(&event);
             handleEvent(event, requests);
-            if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_F12) screenshotRequested = true;
+            if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_F12 && !event.key.repeat) {
+                screenshotRequested = true;
+            }
         }
         layOut();
         if (view_.followSelected) input_.follow(experiment_.selected());
@@ -418,7 +420,7 @@ int App::run() {
             }
         }
         if (screenshotRequested) {
-            saveScreenshotNow("impulse-lab-" + std::to_string(++screenshotCount_) + ".png");
+            saveScreenshotNow(firstFreeNumberedPath("", "impulse-lab-", ".png"));
             screenshotRequested = false;
         }
         SDL_GL_SwapWindow(window_);
@@ -580,6 +582,11 @@ void App::handleEvent(const SDL_Event& event, ui::PanelRequests& requests) {
 void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
     const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
     const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
+    // A held key repeats about 30 times a second: a step or an undo may go on while it is
+    // held, but an action (reset, spawn, shoot, pause, delete) happens once a press.
+    const bool repeatsWhileHeld = ctrl ? key.keysym.sym == SDLK_z || key.keysym.sym == SDLK_y
+                                       : key.keysym.sym == SDLK_PERIOD || key.keysym.sym == SDLK_s;
+    if (key.repeat && !repeatsWhileHeld) return;
     if (ctrl) {
         switch (key.keysym.sym) {
             case SDLK_q:

@@ -122,7 +122,6 @@ private:
     float textScale_ = 1.0f;         // what the font atlas and the style were built for
     float statusBarBottom_ = 0.0f;   // the overlay's status bar, last frame (window pixels)
     int framesSinceInput_ = 0;       // input wakes the loop; a few frames then settle ImGui
-    int screenshotCount_ = 0;
     std::string title_;      // as last set on the window
     std::string savedPath_;  // the file last saved to: saving there again does not ask
 

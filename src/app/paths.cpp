@@ -35,4 +35,13 @@ std::string findDataPaths(const std::string& executableDir, DataPaths& out) {
            "\nset IMPULSE_DATA_DIR to the folder holding shaders/ and assets/";
 }
 
+std::string firstFreeNumberedPath(const std::string& folder, const std::string& stem, const std::string& extension) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (unsigned long n = 1;; ++n) {
+        const fs::path candidate = fs::path(folder) / (stem + std::to_string(n) + extension);
+        if (!fs::exists(candidate, ec)) return candidate.string();  // an unreadable folder: the save says why
+    }
+}
+
 }  // namespace impulse::app

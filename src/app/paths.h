@@ -15,4 +15,8 @@ struct DataPaths {
 /// then in the source tree the app was built from. Returns "" or an error.
 std::string findDataPaths(const std::string& executableDir, DataPaths& out);
 
+/// `folder/stemN.extension` for the lowest N >= 1 that names no file yet, so that a
+/// new screenshot or clip never overwrites one from an earlier run ("" is the working folder).
+std::string firstFreeNumberedPath(const std::string& folder, const std::string& stem, const std::string& extension);
+
 }  // namespace impulse::app

@@ -367,6 +367,21 @@ TEST(DataPaths, FoundFromAnyWorkingDirectory) {
     EXPECT_TRUE(std::filesystem::exists(paths.defaultScene()));
 }
 
+// F12 after a restart: the numbering goes on past the files already there, and fills a
+// gap left by a deleted one, so no earlier screenshot is overwritten.
+TEST(DataPaths, NumberedPathsNeverNameAnExistingFile) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("impulse_numbered_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const auto next = [&] { return app::firstFreeNumberedPath(dir.string(), "impulse-lab-", ".png"); };
+    EXPECT_EQ(next(), (dir / "impulse-lab-1.png").string());
+    for (const char* name : {"impulse-lab-1.png", "impulse-lab-2.png", "impulse-lab-4.png"}) std::ofstream(dir / name) << "x";
+    EXPECT_EQ(next(), (dir / "impulse-lab-3.png").string());
+    std::ofstream(dir / "impulse-lab-3.png") << "x";
+    EXPECT_EQ(next(), (dir / "impulse-lab-5.png").string());
+    fs::remove_all(dir);
+}
+
 // N pointed at a kerb's inner face low down: the sphere used to start 0.35 m up with a
 // 0.5 m radius, inside the ground. Now it is lifted clear of every box it would overlap.
 TEST(SpawnPlacement, ASphereSpawnedAtAKerbsFaceStartsClearOfTheGround) {

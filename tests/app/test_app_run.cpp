@@ -376,3 +376,25 @@ TEST(AppRun, TypedEditsApplyOnEnterUndoDuplicateAndQuitAsks) {
     EXPECT_TRUE(fs::exists(dir / "impulse-lab-4.png")) << "no screenshot while the quit question was up";
     fs::remove_all(dir);
 }
+
+// Issue 23: the X server repeats a held key about 30 times a second; holding B must
+// spawn one box and holding F12 take one screenshot, numbered past the one already
+// in the folder (impulse-lab-1.png, which stays as it was).
+TEST(AppRun, HeldKeysActOncePerPressAndScreenshotsNeverOverwrite) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    const fs::path dir = tempPath("held_keys");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string scene = (dir / "scene.json").string();
+    fs::copy_file(kSource + "/tests/app/data/ground_crate_ball.json", scene);
+    std::ofstream(dir / "impulse-lab-1.png") << "an earlier screenshot";
+    ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/held_keys_with_xdotool.sh' '" +
+                  kApp + "' '" + scene + "' '" + dir.string() + "' > '" + (dir / "log.txt").string() + "' 2>&1"),
+              0)
+        << fileText((dir / "log.txt").string());
+    EXPECT_EQ(bodyNames(scene), (std::vector<std::string>{"ground", "crate", "ball", "box_1"}));
+    EXPECT_EQ(fileText((dir / "impulse-lab-1.png").string()), "an earlier screenshot");
+    EXPECT_EQ(loadPng((dir / "impulse-lab-2.png").string()).width, 1280);
+    EXPECT_FALSE(fs::exists(dir / "impulse-lab-3.png")) << "a held F12 took more than one screenshot";
+    fs::remove_all(dir);
+}
