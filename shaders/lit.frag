@@ -2,6 +2,8 @@
 // Hemisphere ambient + sun with a PCF shadow, Blinn specular, box edge lines,
 // sphere octant shading (to see spin), a world grid on static surfaces,
 // a rim highlight for hover/selection and distance fog.
+// GHOST (with SPHERE or BOX): another run's bodies, see-through in their instance
+// colour with a bright rim, unshadowed (the renderer blends them last).
 //
 // One source, three programs (the renderer adds one #define): SPHERE, BOX and
 // GRID (a box with the grid: static bodies). Software GL (llvmpipe) runs both
@@ -37,6 +39,9 @@ out vec4 fragColor;
 
 const vec3 kSunLight = vec3(1.0, 0.96, 0.9) * 1.15;
 const vec3 kFogColor = vec3(0.518, 0.608, 0.740);  // horizon colour squared
+#ifdef GHOST
+const float kGhostAlpha = 0.35;  // opacity of a ghost's face seen head-on
+#endif
 // Distance fog toward the horizon colour (lit.vert has the same function).
 float fogAmount(float dist) { return 1.0 - exp(-dist * 0.006); }
 
@@ -94,7 +99,11 @@ void main() {
     vec3 diffuse = vDiffuse * k;
 #endif
 
+#ifdef GHOST
+    float visible = 1.0;
+#else
     float visible = sunVisibility(nDotL);
+#endif
     // Blinn specular, exponent 48 = 32 + 16 by squaring (pow costs two transcendentals).
     vec3 h = normalize(uTowardSun + v);
     float s1 = max(dot(n, h), 0.0);
@@ -118,5 +127,13 @@ void main() {
 #endif
     color = mix(color, kFogColor, fog);
 
+#ifdef GHOST
+    // The outline reads at any size: the rim is nearly opaque, the face see-through.
+    float facing = max(dot(n, v), 0.0);
+    float rimAmount = (1.0 - facing) * (1.0 - facing);
+    color = mix(color, vec3(1.0), 0.6 * rimAmount);
+    fragColor = vec4(sqrt(max(color, vec3(0.0))), mix(kGhostAlpha, 0.9, rimAmount));
+#else
     fragColor = vec4(sqrt(max(color, vec3(0.0))), 1.0);
+#endif
 }

@@ -383,8 +383,8 @@ int App::run() {
         // until the job is waited for. (One frame later on screen than stepping first.)
         const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha = sim_.paused ? 1.0f : static_cast<float>(clock_.alpha());
-        frame_.build(experiment_.world(), experiment_.selected(), input_.hover(), alpha, view_, panels_.pickedContact(),
-                     input_.preview());
+        frame_.build(experiment_.world(), experiment_.ghostWorld(), experiment_.selected(), input_.hover(), alpha, view_,
+                     panels_.pickedContact(), input_.preview());
         const bool physicsOnJob = physicsPlacement_.onBackground();
         if (physicsOnJob) physicsJob_.start([this, frameSeconds] { physicsMs_ = simulate(frameSeconds); });
         // The times below include the rasteriser's work: a fence marks the end of the 3D
@@ -654,7 +654,7 @@ double App::simulate(double frameSeconds) {
     sim_.stepOnce = false;
     double totalMs = 0.0;
     for (int i = 0; i < plan.steps; ++i) {
-        frame_.capturePoses(world);
+        frame_.capturePoses(world, experiment_.ghostWorld());
         const auto t0 = std::chrono::steady_clock::now();
         experiment_.step();
         const auto t1 = std::chrono::steady_clock::now();

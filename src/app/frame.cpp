@@ -24,6 +24,13 @@ const glm::vec3 kStaticColor{0.64f, 0.62f, 0.58f};
 // selection rim (added by the shader) shows on top as on any body.
 constexpr float kAsleepSaturation = 0.3f;
 constexpr float kAsleepBrightness = 0.7f;
+// The ghost run's bodies: one colour none of the palette's is near (see-through, a white rim).
+const glm::vec4 kGhostColor{0.55f, 1.0f, 0.95f, 1.0f};
+// A ghost body this close to where the same body is now (m, and |dot| of the
+// orientations) is not drawn: it would only tint the real one.
+constexpr float kGhostCoincidentDistance = 1e-4f;
+constexpr float kGhostCoincidentDot = 1.0f - 1e-7f;
+
 
 glm::vec4 colorOf(const Body& body, BodyId id) {
     if (body.isStatic) return glm::vec4(kStaticColor, 1.0f);
@@ -63,18 +70,60 @@ glm::ivec4 Frame::toFramebuffer(const ui::Rect& rect) const {
     return glm::ivec4(x0, height_ - bottom, x1 - x0, bottom - top);
 }
 
-void Frame::capturePoses(const World& world) {
-    for (BodyId id : world.bodyIds()) {
-        if (id.index >= previous_.size()) previous_.resize(id.index + 1);
-        const Body& b = world.body(id);
-        previous_[id.index] = Pose{b.position, b.orientation, id.generation};
+void Frame::capturePoses(const World& world, const World* ghost) {
+    const auto capture = [](const World& w, std::vector<Pose>& poses) {
+        for (BodyId id : w.bodyIds()) {
+            if (id.index >= poses.size()) poses.resize(id.index + 1);
+            const Body& b = w.body(id);
+            poses[id.index] = Pose{b.position, b.orientation, id.generation};
+        }
+    };
+    capture(world, previous_);
+    if (ghost) {
+        capture(*ghost, previousGhost_);
+    } else {
+        previousGhost_.clear();
     }
 }
 
-void Frame::build(const World& world, BodyId selected, BodyId hover, float alpha, const ui::DebugView& view,
-                  const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview) {
+Frame::BlendedPose Frame::blendedPose(const Body& b, BodyId id, float alpha, const std::vector<Pose>& previous) {
+    if (alpha >= 1.0f || b.isStatic || id.index >= previous.size() || previous[id.index].generation != id.generation) {
+        return {b.position, b.orientation};
+    }
+    // Blend last step's pose into this one by the unsimulated fraction (nlerp on the short arc).
+    const Pose& prev = previous[id.index];
+    quat q0 = prev.orientation;
+    if (glm::dot(q0, b.orientation) < 0.0f) q0 = -q0;
+    return {glm::mix(prev.position, b.position, alpha), glm::normalize(q0 * (1.0f - alpha) + b.orientation * alpha)};
+}
+
+void Frame::build(const World& world, const World* ghost, BodyId selected, BodyId hover, float alpha,
+                  const ui::DebugView& view, const ui::ContactKey& pickedContact,
+                  const std::optional<PosePreview>& preview) {
     buildDrawList(world, selected, hover, alpha, preview);
+    if (ghost) buildGhostList(*ghost, world, alpha);
     buildDebugLayer(world, selected, view, pickedContact, preview);
+}
+
+void Frame::buildGhostList(const World& ghost, const World& world, float alpha) {
+    for (BodyId id : ghost.bodyIds()) {
+        const Body& b = ghost.body(id);
+        if (world.isValid(id)) {
+            const Body& now = world.body(id);
+            if (glm::length(now.position - b.position) < kGhostCoincidentDistance &&
+                std::fabs(glm::dot(now.orientation, b.orientation)) > kGhostCoincidentDot) {
+                continue;
+            }
+        }
+        const BlendedPose pose = blendedPose(b, id, alpha, previousGhost_);
+        if (b.shape.type == ShapeType::Box) {
+            draw_.ghostBoxes.push_back(
+                render::Instance::make(pose.position, pose.orientation, b.shape.halfExtents, kGhostColor));
+        } else {
+            draw_.ghostSpheres.push_back(
+                render::Instance::make(pose.position, pose.orientation, vec3(b.shape.radius), kGhostColor));
+        }
+    }
 }
 
 void Frame::render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut) {
@@ -91,20 +140,11 @@ void Frame::buildDrawList(const World& world, BodyId selected, BodyId hover, flo
     const DragState& drag = world.drag();
     for (BodyId id : world.bodyIds()) {
         const Body& b = world.body(id);
-        vec3 p = b.position;
-        quat q = b.orientation;
-        if (preview && preview->body == id) {
-            p = preview->pose.position;
-            q = preview->pose.orientation;
-        } else if (alpha < 1.0f && !b.isStatic && id.index < previous_.size() &&
-            previous_[id.index].generation == id.generation) {
-            // Blend last step's pose into this one by the unsimulated fraction (nlerp on the short arc).
-            const Pose& prev = previous_[id.index];
-            p = glm::mix(prev.position, p, alpha);
-            quat q0 = prev.orientation;
-            if (glm::dot(q0, q) < 0.0f) q0 = -q0;
-            q = glm::normalize(q0 * (1.0f - alpha) + q * alpha);
-        }
+        const bool previewed = preview && preview->body == id;
+        const BlendedPose blended =
+            previewed ? BlendedPose{preview->pose.position, preview->pose.orientation} : blendedPose(b, id, alpha, previous_);
+        const vec3& p = blended.position;
+        const quat& q = blended.orientation;
         render::Highlight hl = render::Highlight::None;
         if (drag.active && drag.body == id) {
             hl = render::Highlight::Dragged;

@@ -36,16 +36,23 @@ public:
     /// columns are (window pixels; `pixelScale` drawable pixels per window pixel).
     void resize(int width, int height, const ui::Layout& layout, float pixelScale);
 
-    /// Before each step: the poses the next frames blend from.
-    void capturePoses(const World& world);
+    /// Before each step: the poses the next frames blend from, of the world and of the
+    /// ghost run's world (null: none shown).
+    void capturePoses(const World& world, const World* ghost);
     /// The world was replaced: no pose to blend from.
-    void forgetPoses() { previous_.clear(); }
+    void forgetPoses() {
+        previous_.clear();
+        previousGhost_.clear();
+    }
 
     /// The draw lists and the debug layer from the world as it is now, bodies drawn
     /// `alpha` of the way from their pose before the last step to their pose after it;
-    /// a body being moved or turned at its `preview` pose.
-    void build(const World& world, BodyId selected, BodyId hover, float alpha, const ui::DebugView& view,
-               const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview);
+    /// a body being moved or turned at its `preview` pose. The `ghost` run's bodies (null:
+    /// none) are drawn see-through, blended the same way, except where they are just
+    /// where the same body is now.
+    void build(const World& world, const World* ghost, BodyId selected, BodyId hover, float alpha,
+               const ui::DebugView& view, const ui::ContactKey& pickedContact,
+               const std::optional<PosePreview>& preview);
     /// The 3D pass of what build() made. Call after ImGui::Render(): it leaves out the panels.
     void render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut);
     /// Saves the back buffer (before the swap) as a PNG; returns "" or the error.
@@ -66,9 +73,17 @@ private:
         quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
         uint32_t generation = 0;
     };
+    struct BlendedPose {
+        vec3 position;
+        quat orientation;
+    };
+    /// Body `id`'s pose `alpha` of the way from its pose in `previous` (when that holds
+    /// this body) to its pose now; static bodies do not move between steps.
+    static BlendedPose blendedPose(const Body& b, BodyId id, float alpha, const std::vector<Pose>& previous);
 
     void buildDrawList(const World& world, BodyId selected, BodyId hover, float alpha,
                        const std::optional<PosePreview>& preview);
+    void buildGhostList(const World& ghost, const World& world, float alpha);
     void buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
                          const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview);
     render::RenderOptions renderOptions(const glm::vec3& focus, const ui::DebugView& view, ui::ShadowCut cut) const;
@@ -82,6 +97,7 @@ private:
     ui::Layout layout_;
     float pixelScale_ = 1.0f;
     std::vector<Pose> previous_;  // pose before the last step, by body index
+    std::vector<Pose> previousGhost_;  // the same, of the ghost run's world
     render::DrawList draw_;
     render::DebugDraw debug_;
 };

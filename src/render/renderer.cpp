@@ -375,7 +375,7 @@ Renderer::~Renderer() {
         glDeleteBuffers(1, &m->vbo);
         glDeleteBuffers(1, &m->ebo);
     }
-    glDeleteBuffers(4, instanceVbo_);
+    glDeleteBuffers(6, instanceVbo_);
     glDeleteVertexArrays(1, &lineVao_);
     glDeleteBuffers(1, &lineVbo_);
     glDeleteVertexArrays(1, &pointVao_);
@@ -405,6 +405,8 @@ bool Renderer::init(const std::string& shaderDir, std::string& error) {
     if (!line_.load(shaderDir, "line.vert", "line.frag", error)) return false;
     if (!point_.load(shaderDir, "point.vert", "point.frag", error)) return false;
     if (!sky_.load(shaderDir, "sky.vert", "sky.frag", error)) return false;
+    if (!ghostSphere_.load(shaderDir, "lit.vert", "lit.frag", error, "#define SPHERE\n#define GHOST\n")) return false;
+    if (!ghostBox_.load(shaderDir, "lit.vert", "lit.frag", error, "#define BOX\n#define GHOST\n")) return false;
 
     std::vector<float> v;
     std::vector<unsigned> idx;
@@ -418,7 +420,7 @@ bool Renderer::init(const std::string& shaderDir, std::string& error) {
     idx.clear();
     buildSphere(v, idx, 7, 10);
     createMesh(sphereLow_, v, idx);
-    glGenBuffers(4, instanceVbo_);
+    glGenBuffers(6, instanceVbo_);
 
     glGenVertexArrays(1, &lineVao_);
     glGenBuffers(1, &lineVbo_);
@@ -539,6 +541,50 @@ void Renderer::drawInstances(Mesh& mesh, GLuint instanceBuffer, size_t first, si
                               reinterpret_cast<void*>(first * sizeof(Instance) + static_cast<size_t>(i) * sizeof(glm::vec4)));
     }
     glDrawElementsInstanced(GL_TRIANGLES, mesh.indexCount, GL_UNSIGNED_INT, nullptr, static_cast<GLsizei>(count));
+}
+
+void Renderer::drawGhosts(const DrawList& draw, const glm::mat4& viewProj, const glm::vec3& eye,
+                          const glm::vec3& sun) {
+    if (draw.ghostBoxes.empty() && draw.ghostSpheres.empty()) return;
+    // Far to near, so that a nearer ghost blends over a farther one. Each is convex and
+    // drawn with its back faces culled: one layer per ghost at every pixel.
+    for (int k = 0; k < 2; ++k) {
+        const std::vector<Instance>& ghosts = k == 0 ? draw.ghostBoxes : draw.ghostSpheres;
+        order_.clear();
+        for (size_t i = 0; i < ghosts.size(); ++i) {
+            const glm::vec3 d = glm::vec3(ghosts[i].positionHighlight) - eye;
+            order_.emplace_back(-glm::dot(d, d), static_cast<unsigned>(i));
+        }
+        std::sort(order_.begin(), order_.end());
+        ghostSorted_[k].clear();
+        for (const auto& o : order_) ghostSorted_[k].push_back(ghosts[o.second]);
+        upload(4 + k, ghostSorted_[k]);
+    }
+    // Depth-tested against the opaque pass (a ghost behind a real body is hidden, and
+    // the panels' depth 0 hides it under them) but not written: ghosts never hide one
+    // another. Pushed back a little, so a ghost body still where the real one is does
+    // not flicker through it.
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_CULL_FACE);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.0f, 4.0f);
+    for (ShaderProgram* p : {&ghostBox_, &ghostSphere_}) {
+        p->use();
+        p->set("uViewProj", viewProj);
+        p->set("uTowardSun", sun);
+        p->set("uEye", eye);
+        if (p == &ghostBox_) {
+            drawInstances(box_, instanceVbo_[4], 0, ghostSorted_[0].size());
+        } else {
+            drawInstances(sphereHigh_, instanceVbo_[5], 0, ghostSorted_[1].size());
+        }
+    }
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glDisable(GL_CULL_FACE);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
 }
 
 void Renderer::drawShadowRects(const std::vector<glm::ivec4>& rects, const glm::mat4& lightViewProj,
@@ -858,6 +904,8 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     inVisibleRects([] { glDrawArrays(GL_TRIANGLES, 0, 3); });
     glDepthMask(GL_TRUE);
     glDepthFunc(GL_LESS);
+
+    drawGhosts(draw, viewProj, eye, sun);
 
     // Debug layer: depth-tested at full strength, then faintly on top where hidden.
     if (!debug.lines.empty() || !debug.points.empty()) {

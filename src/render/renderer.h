@@ -36,9 +36,15 @@ struct Instance {
 struct DrawList {
     std::vector<Instance> boxes;
     std::vector<Instance> spheres;
+    /// Another run's bodies (the experiment's ghost), drawn see-through after the opaque
+    /// pass in their instance colour: they cast no shadow and receive none.
+    std::vector<Instance> ghostBoxes;
+    std::vector<Instance> ghostSpheres;
     void clear() {
         boxes.clear();
         spheres.clear();
+        ghostBoxes.clear();
+        ghostSpheres.clear();
     }
 };
 
@@ -102,10 +108,13 @@ private:
     void drawShadowRects(const std::vector<glm::ivec4>& rects, const glm::mat4& lightViewProj,
                          size_t boxCasters);
     void upload(int k, const std::vector<Instance>& instances);
+    /// The ghost bodies, blended over what the opaque pass left (see DrawList).
+    void drawGhosts(const DrawList& draw, const glm::mat4& viewProj, const glm::vec3& eye, const glm::vec3& sun);
     void drawInstances(Mesh& mesh, GLuint instanceBuffer, size_t first, size_t count);
 
     // Lit variants of one shader source (see lit.frag): spheres, boxes, boxes with the grid.
     ShaderProgram litSphere_, litBox_, litGrid_, shadow_, line_, point_, sky_;
+    ShaderProgram ghostSphere_, ghostBox_;  // lit.frag's GHOST variants
     // Boxes in five runs: casters without grid (seen, then hidden behind a static box),
     // casters with grid, then receivers with / without grid (casters form a prefix for
     // the shadow pass, grid boxes one range for the grid program). Spheres: seen with the
@@ -115,8 +124,10 @@ private:
     std::vector<std::pair<float, unsigned>> order_;  // (distance, index) for front-to-back order
     std::vector<Instance> scratch_;
     Mesh box_, sphereHigh_, sphereLow_;
-    GLuint instanceVbo_[4] = {0, 0, 0, 0};  // boxes, spheres, and their casters of a partial shadow pass
-    size_t instanceCapacity_[4] = {0, 0, 0, 0};  // in instances
+    // Boxes, spheres, their casters of a partial shadow pass, and the ghost boxes and spheres.
+    GLuint instanceVbo_[6] = {0, 0, 0, 0, 0, 0};
+    size_t instanceCapacity_[6] = {0, 0, 0, 0, 0, 0};  // in instances
+    std::vector<Instance> ghostSorted_[2];  // boxes, spheres: far to near
     std::vector<Instance> shadowCasters_[2];      // boxes, spheres over each rectangle of the map drawn again
     std::vector<glm::ivec4> shadowRects_;         // of the map, to draw again this frame
     std::vector<glm::vec4> casterFootprints_[2];  // boxes, spheres: shadow-map texels (lower, upper corner)

@@ -1,7 +1,7 @@
 // The renderer in a hidden window (SDL's offscreen driver, Mesa's software GL):
 // drawing the shadow map again only where casters moved must give the picture a
 // whole new map gives, and leaving out the bodies hidden behind a wall must not
-// change the picture.
+// change the picture; ghost bodies blend over it in their tint and cast no shadow.
 #include "app/paths.h"
 #include "render/renderer.h"
 
@@ -202,6 +202,67 @@ TEST(Renderer, AShadowMapTheContextCannotHoldTurnsShadowsOffWithAMessage) {
     render::RenderOptions noShadows = options;
     noShadows.shadows = false;
     EXPECT_EQ(differingBytes(pixels, renderedPixels(unshadowed, boxesOnGround(), camera, noShadows)), 0u);
+}
+
+// A pixel's colour (bytes) at a view point given with its origin top left.
+glm::ivec3 pixelAt(const std::vector<unsigned char>& pixels, const glm::vec2& point) {
+    const int x = int(point.x), y = kHeight - 1 - int(point.y);  // GL rows run bottom-up
+    const size_t i = (size_t(y) * kWidth + size_t(x)) * 3;
+    return glm::ivec3(pixels[i], pixels[i + 1], pixels[i + 2]);
+}
+
+TEST(Renderer, GhostBodiesShowSeeThroughInTheirTintAndCastNoShadow) {
+    HiddenGlWindow window;
+    if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
+    render::Renderer renderer;
+    ASSERT_TRUE(initWithSourceShaders(renderer));
+
+    render::OrbitCamera camera;
+    camera.target = glm::vec3(0.0f, 0.5f, 0.0f);
+    camera.yaw = 0.0f;
+    camera.pitch = 0.4f;
+    camera.distance = 8.0f;
+    render::RenderOptions options;
+    options.shadowLower = glm::vec3(-4.0f, 0.0f, -4.0f);
+    options.shadowUpper = glm::vec3(4.0f, 2.0f, 4.0f);
+    const glm::vec4 grey(0.6f, 0.6f, 0.6f, 1.0f), orange(0.9f, 0.5f, 0.3f, 1.0f), tint(0.55f, 1.0f, 0.95f, 1.0f);
+    const glm::quat upright(1.0f, 0.0f, 0.0f, 0.0f);
+    render::DrawList real;
+    real.boxes.push_back(render::Instance::make(glm::vec3(0.0f, -0.5f, 0.0f), upright, glm::vec3(20.0f, 0.5f, 20.0f),
+                                                grey, render::Highlight::None, true));
+    real.boxes.push_back(render::Instance::make(glm::vec3(-1.5f, 0.5f, 0.0f), upright, glm::vec3(0.5f), orange));
+    // The same box in the ghost run: diverged 3 m to the right, and a ghost sphere
+    // behind the real box (hidden by it).
+    render::DrawList withGhost = real;
+    const glm::vec3 ghostCentre(1.5f, 0.5f, 0.0f);
+    withGhost.ghostBoxes.push_back(render::Instance::make(ghostCentre, upright, glm::vec3(0.5f), tint));
+    withGhost.ghostSpheres.push_back(
+        render::Instance::make(glm::vec3(-1.5f, 0.5f, -0.9f), upright, glm::vec3(0.3f), tint));
+
+    const std::vector<unsigned char> plain = renderedPixels(renderer, real, camera, options);
+    const std::vector<unsigned char> ghosted = renderedPixels(renderer, withGhost, camera, options);
+    const glm::vec4 projected = camera.project(ghostCentre, float(kWidth), float(kHeight));
+    const glm::vec2 centre(projected.x, projected.y);
+    ASSERT_GT(projected.w, 0.0f);
+    // At the ghost's centre the ground shows through, tinted: greener and bluer than red
+    // by far more than the bare ground, and not the tint itself (see-through).
+    const glm::ivec3 before = pixelAt(plain, centre), after = pixelAt(ghosted, centre);
+    EXPECT_GT((after.g - after.r) - (before.g - before.r), 25) << "ground " << before.r << "," << before.g << ","
+                                                               << before.b << " ghost " << after.r << ","
+                                                               << after.g << "," << after.b;
+    // Drawn opaque, the lit tint's red is about 100 there; the ground's is 170.
+    EXPECT_GT(after.r, 125) << "opaque: the ground does not show through";
+    // Nothing changes outside the ghost box's square on screen (about 60 px across at this
+    // distance): no shadow of it on the ground, and the sphere behind the real box is hidden.
+    size_t changedOutside = 0;
+    for (int y = 0; y < kHeight; ++y) {
+        for (int x = 0; x < kWidth; ++x) {
+            if (std::abs(x - int(centre.x)) < 45 && std::abs((kHeight - 1 - y) - int(centre.y)) < 45) continue;
+            const size_t i = (size_t(y) * kWidth + size_t(x)) * 3;
+            changedOutside += plain[i] != ghosted[i] || plain[i + 1] != ghosted[i + 1] || plain[i + 2] != ghosted[i + 2];
+        }
+    }
+    EXPECT_EQ(changedOutside, 0u);
 }
 
 }  // namespace
