@@ -91,6 +91,16 @@ size_t differingBytes(const std::vector<unsigned char>& a, const std::vector<uns
     return count;
 }
 
+// A camera looking at `target` along -z, `pitch` rad down, from `distance` m.
+render::OrbitCamera lookingAlongMinusZ(const glm::vec3& target, float pitch, float distance) {
+    render::OrbitCamera camera;
+    camera.target = target;
+    camera.yaw = 0.0f;
+    camera.pitch = pitch;
+    camera.distance = distance;
+    return camera;
+}
+
 // Sets a renderer up with the source tree's shaders; a failure says why.
 bool initWithSourceShaders(render::Renderer& renderer) {
     app::DataPaths paths;
@@ -133,11 +143,7 @@ TEST(Renderer, BodiesBehindAWallShowWhereverTheyPeekOverIt) {
     // Bodies wholly behind the wall are left out of the main pass; one whose top peeks
     // over it must not be. Looking along -z, a little down, at a wall 3 m high; bodies
     // stand 2 m behind it.
-    render::OrbitCamera camera;
-    camera.target = glm::vec3(0.0f, 1.0f, 0.0f);
-    camera.yaw = 0.0f;
-    camera.pitch = 0.2f;
-    camera.distance = 12.0f;
+    const render::OrbitCamera camera = lookingAlongMinusZ(glm::vec3(0.0f, 1.0f, 0.0f), 0.2f, 12.0f);
     render::RenderOptions options;
     options.shadows = false;  // the bodies' shadows would show: only the bodies themselves matter here
     const glm::vec4 grey(0.6f, 0.6f, 0.6f, 1.0f), orange(0.9f, 0.5f, 0.3f, 1.0f);
@@ -217,11 +223,7 @@ TEST(Renderer, GhostBodiesShowSeeThroughInTheirTintAndCastNoShadow) {
     render::Renderer renderer;
     ASSERT_TRUE(initWithSourceShaders(renderer));
 
-    render::OrbitCamera camera;
-    camera.target = glm::vec3(0.0f, 0.5f, 0.0f);
-    camera.yaw = 0.0f;
-    camera.pitch = 0.4f;
-    camera.distance = 8.0f;
+    const render::OrbitCamera camera = lookingAlongMinusZ(glm::vec3(0.0f, 0.5f, 0.0f), 0.4f, 8.0f);
     render::RenderOptions options;
     options.shadowLower = glm::vec3(-4.0f, 0.0f, -4.0f);
     options.shadowUpper = glm::vec3(4.0f, 2.0f, 4.0f);
