@@ -374,6 +374,7 @@ int App::run() {
                                               input_.mouseX(), input_.mouseY(), input_.poseDragCaption());
         ImGui::Render();
         const Uint64 uiEnd = SDL_GetPerformanceCounter();
+        if (frame == 0 && !options_.recordVideo.empty()) requests.toggleVideo = true;
         quit = processRequests(requests);
         updateTitle();
         screenshotRequested |= requests.screenshot;
@@ -382,7 +383,10 @@ int App::run() {
         // steps run on physicsJob_ while it is drawn, so nothing below reads the world
         // until the job is waited for. (One frame later on screen than stepping first.)
         const Uint64 t0 = SDL_GetPerformanceCounter();
-        const float alpha = sim_.paused ? 1.0f : static_cast<float>(clock_.alpha());
+        // Paused, nothing is recorded: a video frame is always 1/60 s of simulated time.
+        videoFrame_ = video_.recording() && !sim_.paused;
+        const float alpha =
+            sim_.paused ? 1.0f : static_cast<float>(videoFrame_ ? videoClock_.alpha() : clock_.alpha());
         frame_.build(experiment_.world(), experiment_.ghostWorld(), experiment_.selected(), input_.hover(), alpha, view_,
                      panels_.pickedContact(), input_.preview());
         const bool physicsOnJob = physicsPlacement_.onBackground();
@@ -392,6 +396,7 @@ int App::run() {
         // wait for the fence, so that this CPU work overlaps the rasterisation of the 3D
         // pass (software GL, llvmpipe, rasterises on its own threads from the flush on).
         frame_.render(input_.camera(), view_, shadowCut());
+        if (videoFrame_) recordVideoFrame();
         const GLsync sceneDone = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         glFlush();
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -441,6 +446,7 @@ int App::run() {
         frameInfo_.shadowCut = shadowCut();
         if (profile) history.push_back(times);
         if (lastFrame) quit = true;
+        panels_.setVideoStatus(video_.status());
 
         const double busy = static_cast<double>(SDL_GetPerformanceCounter() - start) / frequency;
         if (busy < kTargetFrameSeconds) {
@@ -449,6 +455,13 @@ int App::run() {
     }
 
     if (profile) printProfile(history, warmUpFrames);
+    if (video_.recording() || !video_.status().message.empty()) {
+        // The last recording's frames written and encoded, then said (scripts and tests read it).
+        video_.stop();
+        video_.finish();
+        std::printf("impulse-lab: video: %s\n", video_.status().message.c_str());
+        std::fflush(stdout);
+    }
     if (const char* layoutReport = std::getenv("IMPULSE_LAYOUT_JSON")) writeLayout(layoutReport);
     const bool widthsChanged =
         columnWidths_.left != startWidths.left || columnWidths_.right != startWidths.right;
@@ -557,6 +570,32 @@ void App::saveScreenshotNow(const std::string& path) {
     panels_.setMessage(err.empty() ? "saved " + path : "screenshot: " + err, !err.empty());
 }
 
+void App::toggleVideo() {
+    if (video_.recording()) {
+        video_.stop();
+        clock_.reset();  // the wall clock takes over from here, with nothing banked meanwhile
+        return;
+    }
+    const glm::ivec4 view = frame_.viewRect();
+    const std::string dir = options_.recordVideo.empty() ? "." : options_.recordVideo;
+    if (const std::string error = video_.start(dir, view.z, view.w); !error.empty()) {
+        panels_.setMessage("video: " + error, true);
+        return;
+    }
+    videoClock_.reset();
+}
+
+void App::recordVideoFrame() {
+    const glm::ivec4 view = frame_.viewRect();
+    if (view.z != video_.width() || view.w != video_.height()) {
+        // A clip's frames are all one size: a resized view ends the recording.
+        video_.stop("stopped: the view changed size");
+        clock_.reset();
+        return;
+    }
+    video_.addFrame(render::readPixels(view), view.z, view.w);
+}
+
 void App::handleEvent(const SDL_Event& event, ui::PanelRequests& requests) {
     switch (event.type) {
         case SDL_QUIT:
@@ -639,6 +678,9 @@ void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
         case SDLK_F1:
             panels_.toggleHelp();
             break;
+        case SDLK_v:
+            requests.toggleVideo = true;
+            break;
         default:
             input_.handleKey(key.keysym.sym, requests);
             break;
@@ -648,9 +690,13 @@ void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
 double App::simulate(double frameSeconds) {
     const auto start = std::chrono::steady_clock::now();
     const World& world = experiment_.world();
-    const FixedStepClock::Plan plan =
-        clock_.advance(frameSeconds, world.settings().timestep, sim_.timeScale, sim_.maxStepsPerFrame, sim_.paused,
-                       sim_.stepOnce);
+    FixedStepClock::Plan plan;
+    if (videoFrame_) {
+        plan.steps = videoClock_.advance(world.settings().timestep, sim_.timeScale);
+    } else {
+        plan = clock_.advance(frameSeconds, world.settings().timestep, sim_.timeScale, sim_.maxStepsPerFrame,
+                              sim_.paused, sim_.stepOnce);
+    }
     sim_.stepOnce = false;
     double totalMs = 0.0;
     for (int i = 0; i < plan.steps; ++i) {
@@ -715,6 +761,7 @@ bool App::processRequests(const ui::PanelRequests& requests) {
         }
     }
     if (requests.frameSelection) input_.frameBody(experiment_.selected());
+    if (requests.toggleVideo) toggleVideo();
     if (!requests.quit) return false;
     // --save-on-exit keeps the edits; otherwise unsaved ones are lost, so ask.
     if (requests.confirmed || !experiment_.hasUnsavedEdits() || !options_.saveOnExit.empty()) return true;

@@ -19,6 +19,7 @@
 #include "app/paths.h"
 #include "app/settings.h"
 #include "app/sim_clock.h"
+#include "app/video.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
 
@@ -99,6 +100,11 @@ private:
     void showTimes(const FrameTimes& times);
     static void printProfile(const std::vector<FrameTimes>& history, size_t warmUpFrames);
     void saveScreenshotNow(const std::string& path);
+    /// Starts recording the view (into --record-video's folder, else the working
+    /// directory) or stops the recording, and says so in the Scene panel.
+    void toggleVideo();
+    /// While recording: the view as this frame drew it (before the panels) is the next video frame.
+    void recordVideoFrame();
 
     AppOptions options_;
     DataPaths paths_;
@@ -110,6 +116,11 @@ private:
     Input input_;
     Frame frame_;
     FixedStepClock clock_;
+    VideoRecorder video_;
+    // While recording, each frame steps a video frame of simulated time instead of the
+    // wall time (VideoFrameClock); set for the frame before its steps start.
+    VideoFrameClock videoClock_{VideoRecorder::kFramesPerSecond};
+    bool videoFrame_ = false;
 
     ui::Panels panels_;
     ui::SimControls sim_;

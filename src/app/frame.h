@@ -57,6 +57,8 @@ public:
     void render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut);
     /// Saves the back buffer (before the swap) as a PNG; returns "" or the error.
     std::string saveScreenshot(const std::string& path) const;
+    /// The 3D view's rectangle in framebuffer pixels (x, y from the bottom left, width, height).
+    glm::ivec4 viewRect() const { return toFramebuffer(layout_.view); }
 
     /// The scene's name, body count and run state at the top of the view, and by the
     /// cursor the drag force or what a move or turn does (`poseCaption`). Returns the

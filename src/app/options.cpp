@@ -24,6 +24,8 @@ const char* usageText() {
            "  --save-on-exit FILE   write the world as a scene file on exit\n"
            "  --size WxH            window size (default 1280x720)\n"
            "  --paused              start paused\n"
+           "  --record-video DIR    record the view from the first frame (V stops it) into a new\n"
+           "                        DIR/impulse-lab-video-N folder of PNGs, one per 1/60 s simulated\n"
            "  -h, --help            this text\n"
            "Without a display, run with SDL_VIDEODRIVER=offscreen, or use impulse-sim for headless runs.\n";
 }
@@ -58,6 +60,10 @@ std::string parseOptions(int argc, const char* const* argv, AppOptions& out) {
             if (!parseInt(w.c_str(), 64, 16384, out.width) || !parseInt(x + 1, 64, 16384, out.height)) {
                 return std::string("--size: bad size '") + v + "' (WxH, 64..16384 each)";
             }
+        } else if (!std::strcmp(arg, "--record-video")) {
+            const char* v = value(arg);
+            if (!v || !*v) return "--record-video needs a folder (. for the working directory)";
+            out.recordVideo = v;
         } else if (!std::strcmp(arg, "--paused")) {
             out.paused = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {

@@ -12,6 +12,7 @@ struct AppOptions {
     std::string saveOnExit;     ///< the world as a scene file, written on exit
     int width = 1280, height = 720;
     bool paused = false;
+    std::string recordVideo;    ///< record the view from the first frame into a new folder here
     bool help = false;
 };
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <mutex>
 
 namespace impulse::render {
 
@@ -945,17 +946,27 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     glUseProgram(0);
 }
 
-std::string saveScreenshot(const std::string& path, int width, int height) {
-    if (width <= 0 || height <= 0) return "empty framebuffer";
-    std::vector<unsigned char> pixels(static_cast<size_t>(width) * static_cast<size_t>(height) * 3);
+std::vector<unsigned char> readPixels(const glm::ivec4& rect) {
+    std::vector<unsigned char> pixels(static_cast<size_t>(std::max(rect.z, 0)) * static_cast<size_t>(std::max(rect.w, 0)) * 3);
+    if (pixels.empty()) return pixels;
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_BACK);
-    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    glReadPixels(rect.x, rect.y, rect.z, rect.w, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    return pixels;
+}
+
+std::string writePng(const std::string& path, const std::vector<unsigned char>& rgb, int width, int height) {
+    // stb's flip switch is one global: the screenshots and the video's writer thread share it.
+    static std::mutex stbWriter;
+    const std::lock_guard<std::mutex> lock(stbWriter);
     stbi_flip_vertically_on_write(1);  // GL rows run bottom-up
-    if (!stbi_write_png(path.c_str(), width, height, 3, pixels.data(), width * 3)) {
-        return "cannot write " + path;
-    }
+    if (!stbi_write_png(path.c_str(), width, height, 3, rgb.data(), width * 3)) return "cannot write " + path;
     return "";
+}
+
+std::string saveScreenshot(const std::string& path, int width, int height) {
+    if (width <= 0 || height <= 0) return "empty framebuffer";
+    return writePng(path, readPixels(glm::ivec4(0, 0, width, height)), width, height);
 }
 
 }  // namespace impulse::render

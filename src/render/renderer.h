@@ -147,5 +147,9 @@ private:
 
 /// Saves the back buffer (call before the swap) as a PNG. Returns "" or an error message.
 std::string saveScreenshot(const std::string& path, int width, int height);
+/// The back buffer's RGB bytes in `rect` (x, y from the bottom left, width, height), rows bottom-up.
+std::vector<unsigned char> readPixels(const glm::ivec4& rect);
+/// Writes rows read by readPixels as a PNG (top row first); "" or the error. Safe from any thread.
+std::string writePng(const std::string& path, const std::vector<unsigned char>& rgb, int width, int height);
 
 }  // namespace impulse::render

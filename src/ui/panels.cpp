@@ -109,6 +109,7 @@ const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
         {"C", "toggle contact points"},
         {"[ and ]", "slower / faster time"},
         {"F12", "save a screenshot"},
+        {"V", "start / stop recording a video of the view"},
         {"H or F1", "show / hide this help"},
         {"Esc", "clear selection (or drop a move being dragged)"},
         {"Ctrl+Q", "quit (asks if there are unsaved edits)"},
@@ -172,6 +173,27 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     if (ImGui::Button("Shoot")) requests.shoot = true;
     ImGui::SameLine();
     if (ImGui::Button("Screenshot")) requests.screenshot = true;
+    ImGui::SameLine();
+    if (video_.recording) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.18f, 0.15f, 1.0f));
+    if (ImGui::Button(video_.recording ? "Stop" : "Video")) requests.toggleVideo = true;
+    if (video_.recording) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s", video_.recording
+                                    ? "Stop recording (V); with ffmpeg installed the frames then become an MP4."
+                                    : "Record the view (V): a PNG for every 1/60 s of simulated time, so the clip\n"
+                                      "plays smoothly however slowly the frames are drawn. Each recording goes\n"
+                                      "into a new impulse-lab-video-N folder in the working directory, and into\n"
+                                      "impulse-lab-video-N.mp4 when ffmpeg is on PATH.");
+    }
+    if (video_.recording) {
+        ImGui::TextColored(kErrorColor, "recording video: %d frames, %.2f s", video_.frames,
+                           static_cast<double>(video_.frames) / app::VideoRecorder::kFramesPerSecond);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("into %s", video_.folder.c_str());
+    } else if (!video_.message.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, video_.isError ? kErrorColor : kDimColor);
+        ImGui::TextWrapped("video: %s", video_.message.c_str());
+        ImGui::PopStyleColor();
+    }
 
     ImGui::Separator();
     ImGui::TextColored(kDimColor, "Presets (%s)", presetDir_.c_str());

@@ -4,6 +4,7 @@
 // through PanelRequests.
 #pragma once
 
+#include "app/video.h"
 #include "physics/world.h"
 #include "ui/edit.h"
 #include "ui/field_draft.h"
@@ -53,6 +54,7 @@ struct PanelRequests {
     bool duplicateSelection = false;
     bool frameSelection = false;
     bool screenshot = false;
+    bool toggleVideo = false;  ///< start or stop recording the view (V)
     bool undo = false, redo = false;
     bool quit = false;  ///< Ctrl+Q or the window closed
     /// The user said yes to the question these requests raised (see Panels::confirm).
@@ -93,6 +95,8 @@ public:
     /// Where each labelled numeric field was last drawn (see FieldDraft::drawnFields).
     const std::map<std::string, ImVec4>& drawnFields() const { return fields_.drawnFields(); }
     StatsHistory& stats() { return stats_; }
+    /// The video recorder's state, shown in the Scene panel under its button.
+    void setVideoStatus(app::VideoStatus status) { video_ = std::move(status); }
     /// Result of the last open/save, shown in the Scene panel.
     void setMessage(const std::string& message, bool isError);
     /// Path shown in the Scene panel's text field.
@@ -131,6 +135,7 @@ private:
     std::string scenePath_;
     std::string message_;
     bool messageIsError_ = false;
+    app::VideoStatus video_;
     bool showHelp_ = false;
     bool focusPath_ = false;
     std::pair<std::string, std::string> undoButtons_;  // what undo and redo would do, from the last draw

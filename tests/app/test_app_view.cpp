@@ -12,7 +12,10 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <stb_image.h>
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -370,4 +373,61 @@ TEST(AppView, MoveAndTurnWithTheGizmoTheOrientationFieldAndAPausedDragThenUndoTo
     // Four edits, four undos: the file saved at the start, byte for byte.
     EXPECT_EQ(fileText(scene), fileText(dir + "/before.json"));
     fs::remove_all(dir);
+}
+
+TEST(AppView, RecordVideoWritesOneViewSizedPngPerFrameEachASixtiethOfASimulatedSecond) {
+    if (!haveCommand("xvfb-run")) GTEST_SKIP() << "needs xvfb-run";
+    const std::string dir = tempFile("video");
+    const std::string layout = tempFile("video_layout.json"), output = tempFile("video_output.txt");
+    const std::string summary = tempFile("video_summary.json");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    fs::remove(layout);
+    // Under Xvfb a frame of software GL takes far longer than 1/60 s, so the wall clock
+    // would take several steps a frame: while recording it is one video frame of
+    // simulated time (one 1/60 s step) a frame.
+    constexpr int kFrames = 40;
+    const std::string command = "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" IMPULSE_LAYOUT_JSON='" + layout +
+                                "' xvfb-run -a -s '-screen 0 1280x720x24' '" + kApp + "' --frames " +
+                                std::to_string(kFrames) + " --record-video '" + dir + "' > '" + output + "' 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command << "\n" << fileText(output);
+    const nlohmann::json report = readJson(layout);
+    ASSERT_TRUE(report.is_object());
+    EXPECT_NE(fileText(output).find("impulse-lab: video: "), std::string::npos)
+        << "the recording's outcome is said on exit";
+
+    // One PNG a frame, numbered from 1, each the size of the 3D view (the panels left out).
+    const fs::path folder = fs::path(dir) / "impulse-lab-video-1";
+    const int viewWidth = static_cast<int>(std::lround(report["view"][2].get<double>()));
+    const int viewHeight = static_cast<int>(std::lround(report["view"][3].get<double>()));
+    int pngs = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(folder)) pngs += e.path().extension() == ".png";
+    EXPECT_EQ(pngs, kFrames);
+    for (int i = 1; i <= kFrames; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "frame-%06d.png", i);
+        int w = 0, h = 0, channels = 0;
+        ASSERT_TRUE(stbi_info((folder / name).c_str(), &w, &h, &channels)) << name;
+        EXPECT_EQ(w, viewWidth) << name;
+        EXPECT_EQ(h, viewHeight) << name;
+    }
+
+    // The world is where kFrames steps of 1/60 s put it, whatever the frames' wall time.
+    ASSERT_EQ(std::system(("'" + kSim + "' '" + kSource + "/assets/scenes/default.json' --steps " +
+                           std::to_string(kFrames) + " --summary > '" + summary + "'").c_str()),
+              0);
+    const nlohmann::json sim = readJson(summary);
+    for (const nlohmann::json& b : report["bodies"]) {
+        for (const nlohmann::json& later : sim["bodies"]) {
+            if (later["name"] != b["name"]) continue;
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_NEAR(b["position"][k].get<double>(), later["position"][k].get<double>(), 1e-4)
+                    << b["name"] << " coordinate " << k;
+            }
+        }
+    }
+    fs::remove_all(dir);
+    fs::remove(layout);
+    fs::remove(output);
+    fs::remove(summary);
 }
