@@ -292,7 +292,8 @@ void App::applyTextScale(float scale) {
 
 bool App::idle() const {
     // --frames runs (tests, screenshots) never wait; nor does anything that moves.
-    return options_.frames < 0 && sim_.paused && !sim_.stepOnce && framesSinceInput_ >= kFramesAfterInput &&
+    return options_.frames < 0 && sim_.paused && !sim_.stepOnce && !stepBackKey_ && !stepForwardKey_ &&
+           stepsForward_ == 0 && framesSinceInput_ >= kFramesAfterInput &&
            !input_.busy() && !experiment_.world().drag().active && !ImGui::IsAnyItemActive() &&
            std::getenv("IMPULSE_PROFILE") == nullptr;
 }
@@ -368,6 +369,9 @@ int App::run() {
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
         panels_.draw(edits_, experiment_.observations(), sim_, view_, frameInfo_, requests);
+        ui::TimelineRequests timelineRequests;
+        timelinePanel_.draw(experiment_, layout_.timeline, layout_.textScale, sim_, timeline_, timelineRequests,
+                            requests);
         if (ui::columnSplitters(layout_, columnWidths_)) framesSinceInput_ = 0;
         Frame::drawGizmo(input_.gizmo(), input_.gizmoHighlight(), layout_.view, layout_.textScale);
         statusBarBottom_ = Frame::drawOverlay(experiment_.world(), experiment_.scene().name, sim_, layout_.view,
@@ -376,6 +380,7 @@ int App::run() {
         const Uint64 uiEnd = SDL_GetPerformanceCounter();
         if (frame == 0 && !options_.recordVideo.empty()) requests.toggleVideo = true;
         quit = processRequests(requests);
+        applyTimeline(timelineRequests);
         updateTitle();
         screenshotRequested |= requests.screenshot;
 
@@ -529,6 +534,15 @@ void App::writeLayout(const std::string& path) const {
     std::fprintf(out, "{\n  \"window\": %s,\n  \"text_scale\": %.2f,\n  \"view\": %s,\n  \"status_bar_bottom\": %.1f,\n",
                  rect(0, 0, layout_.window.w, layout_.window.h).c_str(), static_cast<double>(layout_.textScale),
                  rect(v.x, v.y, v.w, v.h).c_str(), static_cast<double>(statusBarBottom_));
+    // The timeline's strip where it was drawn, and the run's steps it spans and shows.
+    const ui::Rect& t = layout_.timeline;
+    const ui::Rect& strip = timelinePanel_.strip();
+    std::fprintf(out, "  \"timeline\": {\"rect\": %s, \"strip\": %s, \"run_start\": %llu, \"run_end\": %llu, "
+                      "\"shown_step\": %llu},\n",
+                 rect(t.x, t.y, t.w, t.h).c_str(), rect(strip.x, strip.y, strip.w, strip.h).c_str(),
+                 static_cast<unsigned long long>(experiment_.runStart()),
+                 static_cast<unsigned long long>(experiment_.runEnd()),
+                 static_cast<unsigned long long>(experiment_.shownStep()));
     // The panels where ImGui drew them this frame (not where the layout asked).
     std::fprintf(out, "  \"panels\": {");
     bool first = true;
@@ -607,6 +621,10 @@ void App::handleEvent(const SDL_Event& event, ui::PanelRequests& requests) {
         case SDL_KEYDOWN:
             if (!ImGui::GetIO().WantCaptureKeyboard) handleKey(event.key, requests);
             break;
+        case SDL_KEYUP:  // the step keys repeat while held (applyTimeline), whoever has the keyboard
+            if (event.key.keysym.sym == SDLK_COMMA) stepBackKey_ = false;
+            if (event.key.keysym.sym == SDLK_PERIOD) stepForwardKey_ = false;
+            break;
         case SDL_MOUSEBUTTONDOWN:
         case SDL_MOUSEBUTTONUP:
         case SDL_MOUSEMOTION:
@@ -652,12 +670,32 @@ void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
     }
     switch (key.keysym.sym) {
         case SDLK_SPACE:
+            // Shift+Space plays backward; either pauses what plays.
             sim_.paused = !sim_.paused;
+            timeline_.backward = shift;
             break;
         case SDLK_s:
-        case SDLK_PERIOD:
             sim_.paused = true;
             sim_.stepOnce = true;
+            break;
+        case SDLK_PERIOD:
+        case SDLK_COMMA:
+            // The keyboard's own repeat is ignored: a held key repeats at HoldRepeat's rate.
+            if (key.repeat) break;
+            (key.keysym.sym == SDLK_PERIOD ? stepForwardKey_ : stepBackKey_) = true;
+            (key.keysym.sym == SDLK_PERIOD ? stepForwardPressed_ : stepBackPressed_) = true;
+            break;
+        case SDLK_HOME:
+            requests.seek = experiment_.runStart();
+            break;
+        case SDLK_END:
+            requests.seek = experiment_.runEnd();
+            break;
+        case SDLK_i:
+            timeline_.loopIn = experiment_.shownStep();
+            break;
+        case SDLK_o:
+            timeline_.loopOut = experiment_.shownStep();
             break;
         case SDLK_r:
             requests.reset = true;
@@ -698,22 +736,47 @@ double App::simulate(double frameSeconds) {
                               sim_.paused, sim_.stepOnce);
     }
     sim_.stepOnce = false;
+    const int steps = plan.steps + stepsForward_;
+    stepsForward_ = 0;
+    // The loop holds while playing; a step asked for while paused goes where it says.
+    const std::optional<LoopRange> loop = sim_.paused ? std::nullopt : timeline_.loop();
     double totalMs = 0.0;
-    for (int i = 0; i < plan.steps; ++i) {
-        frame_.capturePoses(world, experiment_.ghostWorld());
-        const auto t0 = std::chrono::steady_clock::now();
-        experiment_.step();
-        const auto t1 = std::chrono::steady_clock::now();
-        const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-        totalMs += ms;
-        panels_.stats().push(ui::measure(world, static_cast<float>(ms)));
+    int stepped = 0;
+    if (!sim_.paused && timeline_.backward) {
+        // Backward: the frame's steps counted back, then one seek (it re-runs from a keyframe).
+        PlayStep next{experiment_.shownStep(), false};
+        for (int i = 0; i < steps && !next.stop; ++i) {
+            next = nextPlayStep(next.step, PlayDirection::backward, experiment_.runStart(), loop);
+        }
+        if (steps > 0) experiment_.seek(next.step);
+        frame_.capturePoses(world, experiment_.ghostWorld());  // no blend across a seek
+        if (next.stop) sim_.paused = true;
+    } else {
+        for (int i = 0; i < steps; ++i) {
+            const uint64_t shown = experiment_.shownStep();
+            const PlayStep next = nextPlayStep(shown, PlayDirection::forward, experiment_.runStart(), loop);
+            if (next.step != shown + 1) {  // wrapped to the loop's in point
+                experiment_.seek(next.step);
+                frame_.capturePoses(world, experiment_.ghostWorld());
+                continue;
+            }
+            frame_.capturePoses(world, experiment_.ghostWorld());
+            const auto t0 = std::chrono::steady_clock::now();
+            experiment_.step();
+            const auto t1 = std::chrono::steady_clock::now();
+            const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+            totalMs += ms;
+            ++stepped;
+            panels_.stats().push(ui::measure(world, static_cast<float>(ms)));
+        }
     }
-    // Paused, no step measures the world: the totals follow edits (gravity, a moved body) here.
-    if (plan.steps == 0) panels_.stats().refreshLatest(ui::measure(world, panels_.stats().latest().stepMs));
-    frameInfo_.stepsThisFrame = plan.steps;
-    if (plan.steps > 0) frameInfo_.stepMs = static_cast<float>(totalMs / plan.steps);
+    // No step measured the world (paused, or shown by a seek): the totals follow edits
+    // (gravity, a moved body) and the step shown here.
+    if (stepped == 0) panels_.stats().refreshLatest(ui::measure(world, panels_.stats().latest().stepMs));
+    frameInfo_.stepsThisFrame = stepped;
+    if (stepped > 0) frameInfo_.stepMs = static_cast<float>(totalMs / stepped);
     frameInfo_.simTime = static_cast<float>(experiment_.simulatedTime());
-    if (plan.steps > 0) {
+    if (stepped > 0) {
         if (const BodyId bad = world.firstNonFiniteBody()) {
             sim_.paused = true;
             panels_.setMessage("body '" + world.body(bad).name + "' has a non-finite state: paused (press R to reset)",
@@ -721,6 +784,31 @@ double App::simulate(double frameSeconds) {
         }
     }
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void App::applyTimeline(const ui::TimelineRequests& requests) {
+    if (requests.historyBudget) experiment_.setHistoryBudget(*requests.historyBudget);
+    const double now = static_cast<double>(SDL_GetTicks()) / 1000.0;
+    const int back = stepBackRepeat_.update(stepBackKey_ || stepBackPressed_ || requests.stepBackHeld, now);
+    const int forward = stepForwardRepeat_.update(stepForwardKey_ || stepForwardPressed_ || requests.stepForwardHeld, now);
+    stepBackPressed_ = stepForwardPressed_ = false;
+    if (back > 0) {
+        sim_.paused = true;
+        const uint64_t shown = experiment_.shownStep(), first = experiment_.runStart();
+        experiment_.seek(shown - std::min<uint64_t>(static_cast<uint64_t>(back), shown - first));
+        frame_.capturePoses(experiment_.world(), experiment_.ghostWorld());
+    }
+    if (forward > 0) {
+        sim_.paused = true;
+        stepsForward_ += forward;
+    }
+    // Any input at an earlier step (an edit, an undo, a drag) continued the run as a new one.
+    if (experiment_.branchCount() != branchesSeen_) {
+        branchesSeen_ = experiment_.branchCount();
+        panels_.setMessage("continued as a new run from step " + std::to_string(experiment_.runEnd()) +
+                               "; the old run is the ghost",
+                           false);
+    }
 }
 
 bool App::processRequests(const ui::PanelRequests& requests) {
@@ -762,6 +850,10 @@ bool App::processRequests(const ui::PanelRequests& requests) {
     }
     if (requests.frameSelection) input_.frameBody(experiment_.selected());
     if (requests.toggleVideo) toggleVideo();
+    if (requests.seek) {
+        experiment_.seek(*requests.seek);
+        frame_.capturePoses(experiment_.world(), experiment_.ghostWorld());  // no blend across a seek
+    }
     if (!requests.quit) return false;
     // --save-on-exit keeps the edits; otherwise unsaved ones are lost, so ask.
     if (requests.confirmed || !experiment_.hasUnsavedEdits() || !options_.saveOnExit.empty()) return true;

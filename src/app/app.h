@@ -19,9 +19,11 @@
 #include "app/paths.h"
 #include "app/settings.h"
 #include "app/sim_clock.h"
+#include "app/timeline.h"
 #include "app/video.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/timeline_panel.h"
 
 #include <SDL.h>
 
@@ -81,8 +83,12 @@ private:
     void handleEvent(const SDL_Event& event, ui::PanelRequests& requests);
     /// The keys that are not the 3D view's (see Input::handleKey).
     void handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests);
-    /// Runs the steps this frame is due; returns the wall time spent (ms).
+    /// Runs the steps this frame is due, forward or (playing backward) back through the
+    /// recorded run, wrapping within the loop; returns the wall time spent (ms).
     double simulate(double frameSeconds);
+    /// The timeline's requests and held step keys and buttons: seeks, the steps forward
+    /// they ask of simulate(), the history budget; says when an input branched the run.
+    void applyTimeline(const ui::TimelineRequests& requests);
     /// What the panels' buttons and the keys asked for this frame; true to quit now.
     bool processRequests(const ui::PanelRequests& requests);
     /// Undo (or redo) the latest edit and say so in the Scene panel.
@@ -123,6 +129,8 @@ private:
     bool videoFrame_ = false;
 
     ui::Panels panels_;
+    ui::TimelinePanel timelinePanel_;
+    ui::TimelineControls timeline_;
     ui::SimControls sim_;
     ui::DebugView view_;
     ui::FrameInfo frameInfo_;
@@ -135,6 +143,12 @@ private:
     int framesSinceInput_ = 0;       // input wakes the loop; a few frames then settle ImGui
     std::string title_;      // as last set on the window
     std::string savedPath_;  // the file last saved to: saving there again does not ask
+    // The step keys (, .): down since a press, or pressed and let go within this frame.
+    bool stepBackKey_ = false, stepForwardKey_ = false;
+    bool stepBackPressed_ = false, stepForwardPressed_ = false;
+    HoldRepeat stepBackRepeat_, stepForwardRepeat_;
+    int stepsForward_ = 0;   // asked of simulate() by the step key or button (paused)
+    uint64_t branchesSeen_ = 0;  // Experiment::branchCount() when last said
 
     double physicsMs_ = 0.0;  // written by physicsJob_: simulate()'s time
     JobPlacement physicsPlacement_;  // on physicsJob_, or on this thread while that one is starved

@@ -100,6 +100,20 @@ std::string describe(const AppliedEdit& edit) {
     return std::visit(Describe{edit.before}, edit.command);
 }
 
+std::string describe(const LoggedInput& input) {
+    if (std::holds_alternative<DragTargetInput>(input.input) || !input.book) return "drag target";
+    // The book holds the history as the input left it: a command or redo made the
+    // entry before the undone ones, an undo undid the first of them.
+    const EditHistory& history = input.book->history;
+    const size_t undone = input.book->undone;
+    const bool undo = std::holds_alternative<UndoInput>(input.input);
+    const size_t index = history.size() - undone - (undo ? 0 : 1);
+    const std::string what = index < history.size() ? describe(*history[index]) : std::string("edit");
+    if (undo) return "undo " + what;
+    if (std::holds_alternative<RedoInput>(input.input)) return "redo " + what;
+    return what;
+}
+
 Validation Experiment::applyNow(Command command) {
     const uint64_t step = world_.stepCount();
     Replaced before;
@@ -448,6 +462,7 @@ void Experiment::branchAt(uint64_t step) {
     run_.keyframes.dropAfter(step);
     observations_.forgetAfter(step);
     run_.end = step;
+    ++branchCount_;
     setGhost(previousRuns_.size() - 1);
 }
 

@@ -133,6 +133,9 @@ struct LoggedInput {
     std::shared_ptr<const EditBook> book;
 };
 
+/// What an input did, for the timeline's marks ("crate: mass", "undo spawn box_1", "grab").
+std::string describe(const LoggedInput& input);
+
 /// A run: its starting state (the first keyframe), its logged inputs and its keyframes.
 struct Run {
     std::vector<LoggedInput> inputs;  ///< ascending step
@@ -200,6 +203,8 @@ public:
     /// load or reset forgets them). A branch makes the run it replaced the ghost.
     const std::vector<Run>& previousRuns() const { return previousRuns_; }
     static constexpr size_t kPreviousRunsKept = 2;
+    /// How many times an input at an earlier step has continued the run as a new one.
+    uint64_t branchCount() const { return branchCount_; }
     /// The previous run shown as the ghost; none when hidden.
     std::optional<size_t> ghost() const { return ghost_; }
     /// Shows previousRuns()[index] as the ghost, or hides it (nullopt or no such run).
@@ -324,6 +329,7 @@ private:
     double ghostTime_ = 0.0;
     bool ghostFollowing_ = false;  // ghostWorld_ is the ghost run's, at an earlier shown step
     std::vector<Divergence> divergenceSeries_;
+    uint64_t branchCount_ = 0;
 };
 
 }  // namespace impulse::app

@@ -245,11 +245,12 @@ render::RenderOptions Frame::renderOptions(const glm::vec3& focus, const ui::Deb
             hi = glm::max(hi, p + vec3(r));
         }
     }
-    // The columns, margins included, are the panels' background: the view is drawn
-    // only between them, and the panels docked in them cannot overlap one another.
+    // The columns, margins included, and the timeline under the view are the panels'
+    // background: the view is drawn only between them, and nothing there overlaps.
     ro.hiddenRects = hiddenPanelRects();
     ro.hiddenRects.push_back(toFramebuffer(layout_.leftColumn));
     ro.hiddenRects.push_back(toFramebuffer(layout_.rightColumn));
+    ro.hiddenRects.push_back(toFramebuffer(layout_.timeline));
     ro.viewport = toFramebuffer(layout_.view);
     ro.panelColor = panelColor_;
     // A body flung far away must not spread the map's texels over kilometres.

@@ -62,7 +62,11 @@ Layout computeLayout(int width, int height, const ColumnWidths& widths) {
     }
     layout.leftColumn = Rect{0.0f, 0.0f, left + 2.0f * kPanelMargin, H};
     layout.rightColumn = Rect{W - right - 2.0f * kPanelMargin, 0.0f, right + 2.0f * kPanelMargin, H};
-    layout.view = Rect{layout.leftColumn.right(), 0.0f, layout.rightColumn.x - layout.leftColumn.right(), H};
+    const float between = layout.rightColumn.x - layout.leftColumn.right();
+    // The timeline never takes more than a third of a short window's height.
+    const float timelineHeight = std::min(std::round(kTimelineHeight * layout.textScale), std::floor(H / 3.0f));
+    layout.view = Rect{layout.leftColumn.right(), 0.0f, between, H - timelineHeight};
+    layout.timeline = Rect{layout.leftColumn.right(), layout.view.bottom(), between, timelineHeight};
     stack(layout.leftColumn, {kSceneHeight, kWorldHeight, kStatsHeight},
           {&layout.scene, &layout.world, &layout.stats});
     stack(layout.rightColumn, {kBodyHeight, kContactsHeight}, {&layout.body, &layout.contacts});

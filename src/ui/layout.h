@@ -30,12 +30,16 @@ inline constexpr float kMaxColumnWidth = 700.0f;
 inline constexpr float kMaxColumnsShare = 0.6f;
 /// Gap between the panels, and between the panels and the window's edges (window pixels).
 inline constexpr float kPanelMargin = 8.0f;
+/// The timeline strip's height under the view at text scale 1: a row of buttons and
+/// readouts, and the scrubber under it.
+inline constexpr float kTimelineHeight = 58.0f;
 
 struct Layout {
     float textScale = 1.0f;  ///< the font and the style's sizes are this many times ImGui's defaults
     Rect window;
     Rect leftColumn, rightColumn;  ///< the strips the panels sit in, margins included
-    Rect view;                     ///< the 3D view: everything between the columns
+    Rect view;                     ///< the 3D view: between the columns, above the timeline
+    Rect timeline;                 ///< the timeline strip: between the columns, under the view
     Rect scene, world, stats;      ///< the left column's panels, top to bottom
     Rect body, contacts;           ///< the right column's
 };

@@ -12,6 +12,8 @@
 #include "ui/question.h"
 #include "ui/layout.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,8 @@ struct PanelRequests {
     bool screenshot = false;
     bool toggleVideo = false;  ///< start or stop recording the view (V)
     bool undo = false, redo = false;
+    /// Show this step of the run (the timeline, a plot or an impact-log row was clicked).
+    std::optional<uint64_t> seek;
     bool quit = false;  ///< Ctrl+Q or the window closed
     /// The user said yes to the question these requests raised (see Panels::confirm).
     bool confirmed = false;

@@ -41,6 +41,11 @@ TEST(Layout, At1280x720ThePanelsAreWhereTheyAlwaysWere) {
     EXPECT_EQ(l.contacts.y, 388.0f);
     EXPECT_EQ(l.view.x, 346.0f);
     EXPECT_EQ(l.view.right(), 914.0f);
+    EXPECT_EQ(l.view.bottom(), 662.0f) << "the timeline's 58 px under it";
+    EXPECT_EQ(l.timeline.y, 662.0f);
+    EXPECT_EQ(l.timeline.bottom(), 720.0f);
+    EXPECT_EQ(l.timeline.x, l.view.x);
+    EXPECT_EQ(l.timeline.w, l.view.w);
 }
 
 TEST(Layout, EveryPanelIsOnScreenAndNoneOverlapsAnotherOrTheView) {
@@ -54,9 +59,19 @@ TEST(Layout, EveryPanelIsOnScreenAndNoneOverlapsAnotherOrTheView) {
                 EXPECT_TRUE(inside(panels[i], l.window));
                 EXPECT_GT(panels[i].h, 0.0f);
                 EXPECT_FALSE(overlap(panels[i], l.view));
+                EXPECT_FALSE(overlap(panels[i], l.timeline));
                 for (size_t j = i + 1; j < 5; ++j) EXPECT_FALSE(overlap(panels[i], panels[j]));
             }
             EXPECT_TRUE(inside(l.view, l.window));
+            // The timeline: right under the view, as wide, down to the window's bottom.
+            EXPECT_TRUE(inside(l.timeline, l.window));
+            EXPECT_FALSE(overlap(l.timeline, l.view));
+            EXPECT_EQ(l.timeline.y, l.view.bottom());
+            EXPECT_EQ(l.timeline.bottom(), static_cast<float>(h));
+            EXPECT_EQ(l.timeline.x, l.view.x);
+            EXPECT_EQ(l.timeline.w, l.view.w);
+            EXPECT_GE(l.timeline.h, 0.25f * ui::kTimelineHeight * l.textScale);
+            EXPECT_GE(l.view.h, 0.6f * static_cast<float>(h));
             EXPECT_EQ(l.view.x, l.leftColumn.right());
             EXPECT_EQ(l.view.right(), l.rightColumn.x);
             EXPECT_GE(l.view.w, (1.0f - ui::kMaxColumnsShare) * static_cast<float>(w) - 1.0f);
