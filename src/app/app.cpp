@@ -538,11 +538,15 @@ void App::writeLayout(const std::string& path) const {
     const ui::Rect& t = layout_.timeline;
     const ui::Rect& strip = timelinePanel_.strip();
     std::fprintf(out, "  \"timeline\": {\"rect\": %s, \"strip\": %s, \"run_start\": %llu, \"run_end\": %llu, "
-                      "\"shown_step\": %llu},\n",
+                      "\"shown_step\": %llu, \"previous_run_ends\": [",
                  rect(t.x, t.y, t.w, t.h).c_str(), rect(strip.x, strip.y, strip.w, strip.h).c_str(),
                  static_cast<unsigned long long>(experiment_.runStart()),
                  static_cast<unsigned long long>(experiment_.runEnd()),
                  static_cast<unsigned long long>(experiment_.shownStep()));
+    for (size_t i = 0; i < experiment_.previousRuns().size(); ++i) {
+        std::fprintf(out, "%s%llu", i ? ", " : "", static_cast<unsigned long long>(experiment_.previousRuns()[i].end));
+    }
+    std::fprintf(out, "]},\n");
     // The panels where ImGui drew them this frame (not where the layout asked).
     std::fprintf(out, "  \"panels\": {");
     bool first = true;

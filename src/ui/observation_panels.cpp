@@ -49,13 +49,14 @@ int tabBar(const char* id, std::initializer_list<const char*> labels, int select
     return shown;
 }
 
-const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log) {
+const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log, uint64_t shownStep) {
     const std::deque<app::ImpactEntry>& entries = log.entries();
     ImGui::Text("%d impacts, newest first", static_cast<int>(entries.size()));
     hoverHelp("Each point that arrived faster than the world's restitution threshold.\n"
               "Measured beside configured: e = -v'_n / v_n against the pair's combined e;\n"
-              "|j_t| / j_n against mu (slid) or up to mu_s (stuck). Click a row to pick\n"
-              "that point in the Contacts tab.");
+              "|j_t| / j_n against mu (slid) or up to mu_s (stuck). Click a row to show its\n"
+              "step on the timeline with the point picked in the Contacts tab. Rows after\n"
+              "the step shown are dimmed.");
     const app::ImpactEntry* clicked = nullptr;
     constexpr int kColumns = 10;
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
@@ -77,6 +78,8 @@ const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(row);
+            const bool later = e.step > shownStep;
+            if (later) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.45f);
             char time[32];
             std::snprintf(time, sizeof time, "%.3f", e.time);
             const bool isClicked = index == clicked_ && e.step == clickedStep_;
@@ -106,13 +109,16 @@ const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log) {
             ImGui::TextColored(e.stuck ? kOkColor : kSlideColor, "%s", e.stuck ? "stuck" : "slid");
             ImGui::TableNextColumn();
             ImGui::Text("%.4g", e.energyLost);
+            if (later) ImGui::PopStyleVar();
         }
     }
     ImGui::EndTable();
     return clicked;
 }
 
-void PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots, float textScale) {
+std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots,
+                                       uint64_t shownStep, float textScale) {
+    std::optional<uint64_t> seek;
     // Add: a quantity of the body picked here, the selection unless another is chosen.
     if (selected != lastSelected_) body_ = lastSelected_ = selected;
     if (!world.isValid(body_)) body_ = BodyId{};
@@ -173,10 +179,20 @@ void PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots
         ImGui::TextColored(kDimColor, series.empty() ? "Pick a body and a quantity, press 'plot it'."
                                                      : "Run or step the simulation to sample.");
     } else {
-        const double end = times.back();
-        const size_t first = static_cast<size_t>(
-            std::lower_bound(times.begin(), times.end(), end - static_cast<double>(windowSeconds_)) - times.begin());
-        const size_t count = times.size() - first;
+        // The window ends at the newest sample, unless the step shown is earlier than that
+        // reaches: then it is centred there.
+        const std::deque<uint64_t>& steps = plots.steps();
+        const size_t shownIndex = std::min(
+            static_cast<size_t>(std::lower_bound(steps.begin(), steps.end(), shownStep) - steps.begin()),
+            steps.size() - 1);
+        const double window = static_cast<double>(windowSeconds_);
+        double end = times.back();
+        if (times[shownIndex] < end - window) end = times[shownIndex] + 0.5 * window;
+        const size_t first =
+            static_cast<size_t>(std::lower_bound(times.begin(), times.end(), end - window) - times.begin());
+        const size_t last =
+            static_cast<size_t>(std::upper_bound(times.begin(), times.end(), end) - times.begin());
+        const size_t count = last - first;
         const size_t stride = std::max<size_t>(1, (count + kPlotPoints - 1) / kPlotPoints);
         std::vector<std::string> labels;
         std::vector<std::pair<const char*, std::vector<float>>> shown;
@@ -184,16 +200,25 @@ void PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots
         for (size_t k = 0; k < series.size(); ++k) labels.push_back(series[k].label());
         for (size_t k = 0; k < series.size(); ++k) {
             std::vector<float> values;
-            for (size_t i = first; i < times.size(); i += stride) values.push_back(series[k].values[i]);
+            for (size_t i = first; i < last; i += stride) values.push_back(series[k].values[i]);
             shown.emplace_back(labels[k].c_str(), std::move(values));
             colors.push_back(kSeriesColors[k % kSeriesColorCount]);
         }
         // The whole window's width in points, so that a window not yet filled starts at the left.
-        const double windowSamples = static_cast<double>(windowSeconds_) / static_cast<double>(world.settings().timestep);
+        const double windowSamples = window / static_cast<double>(world.settings().timestep);
         const int slots = std::max(static_cast<int>(std::ceil(windowSamples / static_cast<double>(stride))),
                                    static_cast<int>(shown[0].second.size()));
-        multiPlot("##plots", shown, colors.data(), plotHeight, slots);
-        ImGui::TextColored(kDimColor, "t %.2f s .. %.2f s", times[first], end);
+        // A slot is `stride` samples from `first`: the shown step's, and a clicked one's step.
+        std::optional<float> cursor;
+        if (shownIndex >= first && shownIndex < last && steps[shownIndex] == shownStep) {
+            cursor = static_cast<float>(shownIndex - first) / static_cast<float>(stride);
+        }
+        if (const std::optional<float> clicked = multiPlot("##plots", shown, colors.data(), plotHeight, slots, cursor)) {
+            const double sample = std::round(static_cast<double>(*clicked) * static_cast<double>(stride));
+            seek = steps[std::min(first + static_cast<size_t>(std::max(sample, 0.0)), last - 1)];
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click to show that step (the white line is the step shown).");
+        ImGui::TextColored(kDimColor, "t %.2f s .. %.2f s", times[first], times[last - 1]);
     }
 
     // Export: every sample kept, not just the window.
@@ -211,6 +236,7 @@ void PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots
         ImGui::TextWrapped("%s", message_.c_str());
         ImGui::PopStyleColor();
     }
+    return seek;
 }
 
 }  // namespace impulse::ui

@@ -5,7 +5,9 @@
 
 #include "app/observations.h"
 
+#include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 
 namespace impulse::ui {
@@ -18,8 +20,9 @@ int tabBar(const char* id, std::initializer_list<const char*> labels, int select
 /// The impact log, newest first, the configured values beside the measured ones.
 class ImpactLogTab {
 public:
-    /// Returns the entry whose row was clicked this frame, or null.
-    const app::ImpactEntry* draw(const app::ImpactLog& log);
+    /// Returns the entry whose row was clicked this frame, or null. Entries after the
+    /// step shown (a past step of the run) are dimmed: they have not happened there yet.
+    const app::ImpactEntry* draw(const app::ImpactLog& log, uint64_t shownStep);
 
 private:
     size_t clicked_ = ~size_t(0);  ///< index into the log of the row last clicked
@@ -30,7 +33,10 @@ private:
 class PlotsTab {
 public:
     /// The body to plot follows `selected` whenever that changes; its combo picks another.
-    void draw(const World& world, BodyId selected, app::PlotSamples& plots, float textScale);
+    /// The plot shows where the step shown is (a line) and keeps it in its time window;
+    /// returns the step of a sample clicked in the plot.
+    std::optional<uint64_t> draw(const World& world, BodyId selected, app::PlotSamples& plots, uint64_t shownStep,
+                                 float textScale);
 
 private:
     BodyId body_;          ///< whose quantity "plot it" adds

@@ -128,11 +128,11 @@ void Panels::draw(EditTarget& target, app::Observations& observations, SimContro
     if (picked_.valid && (!world.isValid(picked_.a) || !world.isValid(picked_.b))) picked_ = ContactKey{};
     sceneWindow(sim, frame, requests);
     worldWindow(target, view);
-    statsWindow(world, frame, target.selected(), observations.plots);
+    statsWindow(world, frame, target.selected(), observations.plots, requests);
     // Built once a frame: the Body panel's partners and the inspector read the same list.
     const std::vector<ContactPointInfo> contacts = world.contacts();
     bodyWindow(target, contacts, requests);
-    contactWindow(world, contacts, target.selected(), observations.impacts);
+    contactWindow(world, contacts, target.selected(), observations.impacts, requests);
     helpWindow();
     confirmationPopup(requests);
 }
@@ -558,13 +558,14 @@ void Panels::effectiveCoefficients(const World& world, const std::vector<Contact
     }
 }
 
-void Panels::pickImpact(const app::ImpactEntry& impact) {
+void Panels::pickImpact(const app::ImpactEntry& impact, PanelRequests& requests) {
     picked_ = ContactKey{impact.bodyA, impact.bodyB, impact.featureId, true, impact.point};
     contactTabToShow_ = 0;
+    requests.seek = impact.step;
 }
 
 void Panels::contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected,
-                           const app::ImpactLog& impacts) {
+                           const app::ImpactLog& impacts, PanelRequests& requests) {
     placeWindow(layout_.contacts);
     if (!ImGui::Begin("Contact inspector", nullptr, kColumnPanel)) {
         ImGui::End();
@@ -573,7 +574,9 @@ void Panels::contactWindow(const World& world, const std::vector<ContactPointInf
     const int tab = tabBar("contact tabs", {"Contacts", "Impact log"}, contactTabToShow_);
     contactTabToShow_ = -1;
     if (tab == 1) {
-        if (const app::ImpactEntry* clicked = impactLogTab_.draw(impacts)) pickImpact(*clicked);
+        if (const app::ImpactEntry* clicked = impactLogTab_.draw(impacts, world.stepCount())) {
+            pickImpact(*clicked, requests);
+        }
         ImGui::End();
         return;
     }
@@ -691,14 +694,18 @@ void Panels::contactWindow(const World& world, const std::vector<ContactPointInf
     ImGui::End();
 }
 
-void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId selected, app::PlotSamples& plots) {
+void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId selected, app::PlotSamples& plots,
+                         PanelRequests& requests) {
     placeWindow(layout_.stats);
     if (!ImGui::Begin("Stats", nullptr, kColumnPanel)) {
         ImGui::End();
         return;
     }
     if (tabBar("stats tabs", {"Stats", "Plots"}) == 1) {
-        plotsTab_.draw(world, selected, plots, layout_.textScale);
+        if (const std::optional<uint64_t> step = plotsTab_.draw(world, selected, plots, world.stepCount(),
+                                                                layout_.textScale)) {
+            requests.seek = step;
+        }
         ImGui::End();
         return;
     }

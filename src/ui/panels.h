@@ -125,11 +125,12 @@ private:
     /// The pair coefficients of the selected body's contacts (or of its last or likely partner).
     void effectiveCoefficients(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId id);
     void contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected,
-                       const app::ImpactLog& impacts);
-    /// Picks the point of a clicked impact-log row in the Contacts tab. (The timeline,
-    /// when it comes, also jumps to the entry's step here.)
-    void pickImpact(const app::ImpactEntry& impact);
-    void statsWindow(const World& world, const FrameInfo& frame, BodyId selected, app::PlotSamples& plots);
+                       const app::ImpactLog& impacts, PanelRequests& requests);
+    /// A clicked impact-log row: the timeline shows the entry's step, with its point
+    /// picked in the Contacts tab.
+    void pickImpact(const app::ImpactEntry& impact, PanelRequests& requests);
+    void statsWindow(const World& world, const FrameInfo& frame, BodyId selected, app::PlotSamples& plots,
+                     PanelRequests& requests);
     void helpWindow();
     void confirmationPopup(PanelRequests& requests);
 

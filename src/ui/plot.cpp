@@ -9,14 +9,17 @@
 
 namespace impulse::ui {
 
-void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vector<float>>>& series,
-               const ImU32* colors, float height, int slots) {
+std::optional<float> multiPlot(const char* id, const std::vector<std::pair<const char*, std::vector<float>>>& series,
+                               const ImU32* colors, float height, int slots, std::optional<float> cursor) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
-    ImGui::InvisibleButton(id, ImVec2(width, height));
+    const bool clicked = ImGui::InvisibleButton(id, ImVec2(width, height));
     const ImVec2 p1(p0.x + width, p0.y + height);
     dl->AddRectFilled(p0, p1, IM_COL32(20, 24, 30, 200), 3.0f);
+    const float step = width / static_cast<float>(std::max(slots, 2) - 1);
+    std::optional<float> clickedSlot;
+    if (clicked) clickedSlot = (ImGui::GetIO().MousePos.x - p0.x) / step;
     float lo = FLT_MAX, hi = -FLT_MAX;
     size_t count = 0;
     for (const auto& s : series) {
@@ -27,7 +30,7 @@ void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vec
         }
         count = std::max(count, s.second.size());
     }
-    if (count < 2 || lo > hi) return;
+    if (count < 2 || lo > hi) return clickedSlot;
     if (hi - lo < 1e-6f) {
         hi += 0.5f;
         lo -= 0.5f;
@@ -35,9 +38,12 @@ void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vec
     const float pad = 0.08f * (hi - lo);
     lo -= pad;
     hi += pad;
+    if (cursor && *cursor >= 0.0f && *cursor * step <= width) {
+        const float x = std::round(p0.x + *cursor * step) + 0.5f;
+        dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), IM_COL32(255, 255, 255, 160), 1.0f);
+    }
     // One polyline per run of finite samples: joined segments share their vertices,
     // which halves what software GL transforms for these ~1,500 tiny segments.
-    const float step = width / static_cast<float>(std::max(slots, 2) - 1);
     std::vector<ImVec2> points;
     for (size_t k = 0; k < series.size(); ++k) {
         const std::vector<float>& v = series[k].second;
@@ -66,6 +72,7 @@ void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vec
         dl->AddText(ImVec2(x, p0.y + 1), colors[k], series[k].first);
         x -= 10.0f;
     }
+    return clickedSlot;
 }
 
 }  // namespace impulse::ui

@@ -5,6 +5,7 @@
 
 #include <imgui.h>
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -12,8 +13,10 @@ namespace impulse::ui {
 
 /// Several named series of up to `slots` samples, spread over the width, in one frame of
 /// the given height, with a shared vertical range (its ends written inside) and a legend.
-/// Non-finite samples leave gaps.
-void multiPlot(const char* id, const std::vector<std::pair<const char*, std::vector<float>>>& series,
-               const ImU32* colors, float height, int slots = StatsHistory::kCapacity);
+/// Non-finite samples leave gaps. A `cursor` slot (the step shown) is drawn as a line.
+/// Returns the slot clicked this frame (fractional), if any.
+std::optional<float> multiPlot(const char* id, const std::vector<std::pair<const char*, std::vector<float>>>& series,
+                               const ImU32* colors, float height, int slots = StatsHistory::kCapacity,
+                               std::optional<float> cursor = std::nullopt);
 
 }  // namespace impulse::ui

@@ -6,6 +6,7 @@
 // a save.
 #include "app/file_text.h"
 #include "app/gizmo.h"
+#include "app/timeline.h"
 #include "render/camera.h"
 #include "ui/edit.h"
 #include "ui/layout.h"
@@ -430,4 +431,72 @@ TEST(AppView, RecordVideoWritesOneViewSizedPngPerFrameEachASixtiethOfASimulatedS
     fs::remove(layout);
     fs::remove(output);
     fs::remove(summary);
+}
+
+// Issue 21's timeline under Xvfb with real input (timeline_with_xdotool.sh): a click on
+// the strip shows the step under the cursor (by the strip's own mapping), . and , step
+// by one, B at that past step continues the run from it as a new one (the old kept);
+// a drag along the strip shows the step where it let go, and . held for a second steps
+// at the repeat's rate, not the keyboard's or the frame rate. Positions come from the
+// layout report's strip, the steps from the report at exit.
+TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorAndStepKeysStepByOne) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    const std::string dir = tempFile("timeline");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string scene = kSource + "/tests/app/data/ground_crate_ball.json", layout = dir + "/layout.json";
+    ASSERT_EQ(runOffscreen("'" + scene + "' --frames 2 --paused", layout), 0);
+    const nlohmann::json probe = readJson(layout);
+    ASSERT_TRUE(probe.is_object() && probe.contains("timeline"));
+    const nlohmann::json& strip = probe["timeline"]["strip"];
+    const float sx = strip[0], sy = strip[1], sw = strip[2], sh = strip[3];
+    ASSERT_GT(sw, 100.0f);
+    const int y = static_cast<int>(sy + 0.5f * sh);
+    const int at40 = static_cast<int>(sx + 0.4f * sw), at20 = static_cast<int>(sx + 0.2f * sw);
+    const int at70 = static_cast<int>(sx + 0.7f * sw);
+    const nlohmann::json& view = probe["view"];
+    const int viewX = static_cast<int>(view[0].get<float>() + 0.5f * view[2].get<float>());
+    const int viewY = static_cast<int>(view[1].get<float>() + 0.5f * view[3].get<float>());
+    const std::string run = "XDG_CONFIG_HOME='" + dir + "/config' ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" "
+                            "IMPULSE_LAYOUT_JSON='" + layout + "' xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource +
+                            "/tests/app/timeline_with_xdotool.sh' '" + kApp + "' '" + scene + "' '" + dir + "' ";
+    const auto scaleOf = [&](const nlohmann::json& report, uint64_t end) {
+        const nlohmann::json& s = report["timeline"]["strip"];
+        return impulse::app::StepScale{report["timeline"]["run_start"].get<uint64_t>(), end, s[0].get<float>(),
+                                       s[2].get<float>()};
+    };
+
+    fs::remove(layout);
+    std::string command = run + "click " + std::to_string(at40) + " " + std::to_string(y) + " " +
+                          std::to_string(viewX) + " " + std::to_string(viewY) + " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const nlohmann::json clicked = readJson(layout);
+    ASSERT_TRUE(clicked.is_object());
+    const nlohmann::json& timeline = clicked["timeline"];
+    // The run as recorded before B: the one B's branch kept.
+    ASSERT_EQ(timeline["previous_run_ends"].size(), 1u) << "B at a past step continues the run as a new one";
+    const uint64_t recordedEnd = timeline["previous_run_ends"][0];
+    ASSERT_GT(recordedEnd, 60u) << "the app ran about 3 s before Space";
+    const uint64_t clickedStep = scaleOf(clicked, recordedEnd).stepAt(static_cast<float>(at40));
+    EXPECT_GT(clickedStep, 0u);
+    EXPECT_LT(clickedStep, recordedEnd);
+    EXPECT_EQ(timeline["shown_step"].get<uint64_t>(), clickedStep + 2) << "click, then . . . ,";
+    EXPECT_EQ(timeline["run_end"].get<uint64_t>(), clickedStep + 2) << "the new run goes from the step of the edit";
+    EXPECT_EQ(clicked["bodies"].size(), 4u) << "the box spawned";
+
+    fs::remove(layout);
+    command = run + "drag " + std::to_string(at70) + " " + std::to_string(y) + " " + std::to_string(at20) +
+              " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const nlohmann::json dragged = readJson(layout);
+    ASSERT_TRUE(dragged.is_object());
+    const uint64_t end = dragged["timeline"]["run_end"];
+    const uint64_t letGo = scaleOf(dragged, end).stepAt(static_cast<float>(at20));
+    const uint64_t shown = dragged["timeline"]["shown_step"];
+    ASSERT_GE(shown, letGo);
+    // One step on the press, then 15 a second after 0.4 s: about 10 in the second held.
+    // A step a frame would be about 60; the keyboard's repeat 25 or more.
+    EXPECT_GE(shown - letGo, 5u);
+    EXPECT_LE(shown - letGo, 16u);
+    EXPECT_TRUE(dragged["timeline"]["previous_run_ends"].empty()) << "scrubbing and stepping are no edits";
 }
