@@ -644,9 +644,10 @@ void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
     const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
     const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
     // A held key repeats about 30 times a second: a step or an undo may go on while it is
-    // held, but an action (reset, spawn, shoot, pause, delete) happens once a press.
+    // held, but an action (reset, spawn, shoot, pause, delete) happens once a press. The
+    // timeline's step keys (, .) repeat at their own rate instead (see applyTimeline).
     const bool repeatsWhileHeld = ctrl ? key.keysym.sym == SDLK_z || key.keysym.sym == SDLK_y
-                                       : key.keysym.sym == SDLK_PERIOD || key.keysym.sym == SDLK_s;
+                                       : key.keysym.sym == SDLK_s;
     if (key.repeat && !repeatsWhileHeld) return;
     if (ctrl) {
         switch (key.keysym.sym) {
@@ -684,8 +685,6 @@ void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
             break;
         case SDLK_PERIOD:
         case SDLK_COMMA:
-            // The keyboard's own repeat is ignored: a held key repeats at HoldRepeat's rate.
-            if (key.repeat) break;
             (key.keysym.sym == SDLK_PERIOD ? stepForwardKey_ : stepBackKey_) = true;
             (key.keysym.sym == SDLK_PERIOD ? stepForwardPressed_ : stepBackPressed_) = true;
             break;
