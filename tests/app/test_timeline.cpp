@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+
 using namespace impulse::app;
 
 TEST(Timeline, StripMapsStepsToXAndBack) {
@@ -64,24 +66,18 @@ TEST(Timeline, PlayingBackwardStopsAtTheRunsStart) {
 
 TEST(Timeline, LoopWrapsBothWays) {
     const std::optional<LoopRange> loop = LoopRange{20, 23};
-    // Forward: 20 21 22 23 20 21 ...
-    uint64_t shown = 20;
-    const uint64_t forward[] = {21, 22, 23, 20, 21, 22, 23, 20};
-    for (uint64_t expected : forward) {
-        const PlayStep next = nextPlayStep(shown, PlayDirection::forward, 0, loop);
-        EXPECT_EQ(next.step, expected);
-        EXPECT_FALSE(next.stop);
-        shown = next.step;
-    }
-    // Backward: 23 22 21 20 23 ... (never stops inside a loop, even one at the run's start)
-    shown = 23;
-    const uint64_t backward[] = {22, 21, 20, 23, 22, 21, 20, 23};
-    for (uint64_t expected : backward) {
-        const PlayStep next = nextPlayStep(shown, PlayDirection::backward, 0, loop);
-        EXPECT_EQ(next.step, expected);
-        EXPECT_FALSE(next.stop);
-        shown = next.step;
-    }
+    // From `shown`, each step goes to the next of `expected` and never stops.
+    const auto play = [&](uint64_t shown, PlayDirection direction, std::initializer_list<uint64_t> expected) {
+        for (uint64_t step : expected) {
+            const PlayStep next = nextPlayStep(shown, direction, 0, loop);
+            EXPECT_EQ(next.step, step);
+            EXPECT_FALSE(next.stop);
+            shown = next.step;
+        }
+    };
+    play(20, PlayDirection::forward, {21, 22, 23, 20, 21, 22, 23, 20});
+    // Never stops inside a loop, even one at the run's start.
+    play(23, PlayDirection::backward, {22, 21, 20, 23, 22, 21, 20, 23});
     const std::optional<LoopRange> atStart = LoopRange{0, 2};
     EXPECT_EQ(nextPlayStep(0, PlayDirection::backward, 0, atStart).step, 2u);
     EXPECT_FALSE(nextPlayStep(0, PlayDirection::backward, 0, atStart).stop);
