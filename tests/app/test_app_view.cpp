@@ -152,11 +152,17 @@ bool haveCommand(const char* name) {
 
 impulse::ui::Rect rectOf(const nlohmann::json& r) { return impulse::ui::Rect{r[0], r[1], r[2], r[3]}; }
 
-// Every panel inside the window and beside the view, never over it or over another panel.
+// Every panel inside the window and beside the view, never over it or over another panel;
+// the timeline under the view, down to the window's bottom.
 void expectPanelsOnScreenBesideTheView(const nlohmann::json& layout, float width, float height) {
     const impulse::ui::Rect view = rectOf(layout.at("view"));
+    const impulse::ui::Rect timeline = rectOf(layout.at("timeline").at("rect"));
     EXPECT_GT(view.w, 0.3f * width);
-    EXPECT_EQ(view.h, height);
+    EXPECT_GT(view.h, 0.6f * height);
+    EXPECT_EQ(timeline.y, view.bottom());
+    EXPECT_EQ(timeline.bottom(), height);
+    EXPECT_EQ(timeline.x, view.x);
+    EXPECT_EQ(timeline.w, view.w);
     std::vector<impulse::ui::Rect> panels;
     for (const auto& [name, r] : layout.at("panels").items()) {
         SCOPED_TRACE(name);
