@@ -14,6 +14,7 @@
 // Saving writes every float as the shortest decimal that reads back to the same
 // float, so save -> load is bit-exact and the files stay readable.
 #include "scene/scene.h"
+#include "scene/scene_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,18 +40,13 @@
 namespace impulse::scene {
 namespace {
 
-using json = nlohmann::json;
-using ordered_json = nlohmann::ordered_json;
-
 // An orientation whose length is this close to 1 is kept bit for bit: renormalising
 // a float quaternion is not idempotent, and save -> load must not move a body.
 constexpr double kUnitQuaternionTolerance = 1.0e-6;
 
-// Thrown by the readers below and turned into a SceneError at the top.
-struct Failure {
-    std::string path;
-    std::string rule;
-};
+}  // namespace
+
+namespace json_io {
 
 [[noreturn]] void fail(std::string path, std::string rule) {
     throw Failure{std::move(path), std::move(rule)};
@@ -62,6 +58,8 @@ std::string join(const std::string& path, const std::string& key) {
 std::string index(const std::string& path, std::size_t i) {
     return path + "[" + std::to_string(i) + "]";
 }
+
+namespace {
 
 // ---------------------------------------------------------------- syntax
 
@@ -245,9 +243,13 @@ std::string typeName(const json& j) {
     }
 }
 
+}  // namespace
+
 [[noreturn]] void wrongType(const std::string& path, const std::string& expected, const json& got) {
     fail(path, "expected " + expected + ", got " + typeName(got));
 }
+
+namespace {
 
 std::size_t editDistance(const std::string& a, const std::string& b) {
     std::vector<std::size_t> row(b.size() + 1);
@@ -263,6 +265,8 @@ std::size_t editDistance(const std::string& a, const std::string& b) {
     }
     return row[b.size()];
 }
+
+}  // namespace
 
 // Every key of `object` must be in `allowed`; a typo names the closest key.
 void checkKeys(const json& object, const std::string& path, const std::vector<const char*>& allowed) {
@@ -343,8 +347,10 @@ vec3 readVec3(const json& j, const std::string& path) {
                 readFloat(j[2], index(path, 2)));
 }
 
-// [w, x, y, z], normalised. A zero quaternion has no direction to normalise to.
-quat readOrientation(const json& j, const std::string& path) {
+namespace {
+
+// [w, x, y, z], normalised unless `exact`. A zero quaternion has no direction to normalise to.
+quat readOrientation(const json& j, const std::string& path, bool exact) {
     requireArray(j, 4, "an array of 4 numbers [w, x, y, z]", path);
     float c[4];
     for (std::size_t i = 0; i < 4; ++i) c[i] = readFloat(j[i], index(path, i));
@@ -352,7 +358,7 @@ quat readOrientation(const json& j, const std::string& path) {
     for (float x : c) lengthSquared += static_cast<double>(x) * static_cast<double>(x);
     if (lengthSquared == 0.0) fail(path, "a zero quaternion is not a rotation (length must be > 0)");
     const double length = std::sqrt(lengthSquared);
-    if (std::fabs(length - 1.0) > kUnitQuaternionTolerance) {
+    if (!exact && std::fabs(length - 1.0) > kUnitQuaternionTolerance) {
         for (float& x : c) x = static_cast<float>(static_cast<double>(x) / length);
     }
     return quat(c[0], c[1], c[2], c[3]);
@@ -386,6 +392,10 @@ Shape readShape(const json& j, const std::string& path) {
     fail(join(path, "type"), "unknown shape type '" + type + "' (expected \"box\" or \"sphere\")");
 }
 
+}  // namespace
+
+namespace {
+
 // The keys of the two step counts: version 1 called the passes "substeps" and
 // the sub-steps "velocity_iterations"; version 2 names them for what they count.
 struct StepCountKeys {
@@ -408,6 +418,8 @@ void refuseOtherVersionKeys(const json& j, const std::string& path, int version)
         }
     }
 }
+
+}  // namespace
 
 WorldSettings readSettings(const json& j, const std::string& path, int version) {
     requireObject(j, path);
@@ -451,7 +463,7 @@ WorldSettings readSettings(const json& j, const std::string& path, int version) 
     return s;
 }
 
-BodyDef readBody(const json& j, const std::string& path, std::size_t bodyIndex) {
+BodyDef readBody(const json& j, const std::string& path, std::size_t bodyIndex, BodyReading reading) {
     requireObject(j, path);
     checkKeys(j, path,
               {"name", "static", "shape", "mass", "position", "orientation", "linear_velocity",
@@ -463,11 +475,11 @@ BodyDef readBody(const json& j, const std::string& path, std::size_t bodyIndex) 
     if (has("static")) def.isStatic = readBool(at("static"), join(path, "static"));
     def.shape = readShape(requireKey(j, "shape", path), join(path, "shape"));
     if (has("mass")) {
-        if (def.isStatic) fail(join(path, "mass"), "a static body has no mass (remove 'mass' or 'static')");
+        if (def.isStatic && reading == BodyReading::File) fail(join(path, "mass"), "a static body has no mass (remove 'mass' or 'static')");
         def.mass = readFloat(at("mass"), join(path, "mass"));
     }
     def.position = readVec3(requireKey(j, "position", path), join(path, "position"));
-    if (has("orientation")) def.orientation = readOrientation(at("orientation"), join(path, "orientation"));
+    if (has("orientation")) def.orientation = readOrientation(at("orientation"), join(path, "orientation"), reading == BodyReading::Exact);
     if (has("linear_velocity"))
         def.linearVelocity = readVec3(at("linear_velocity"), join(path, "linear_velocity"));
     if (has("angular_velocity")) {
@@ -480,6 +492,8 @@ BodyDef readBody(const json& j, const std::string& path, std::size_t bodyIndex) 
     if (has("inertia")) def.inertia = readMatrix(at("inertia"), join(path, "inertia"));
     return def;
 }
+
+namespace {
 
 // The optional `camera` key: all four entries, angles in degrees.
 SceneCamera readCamera(const json& j, const std::string& path) {
@@ -502,6 +516,8 @@ SceneCamera readCamera(const json& j, const std::string& path) {
     }
     return camera;
 }
+
+}  // namespace
 
 Scene readScene(const json& root) {
     if (!root.is_object()) wrongType("", "a JSON object at the top level", root);
@@ -543,7 +559,7 @@ Scene readScene(const json& root) {
         std::map<std::string, std::size_t> names;
         for (std::size_t i = 0; i < bodies.size(); ++i) {
             const std::string path = index("bodies", i);
-            BodyDef def = readBody(bodies[i], path, i);
+            BodyDef def = readBody(bodies[i], path, i, BodyReading::File);
             if (Validation e = validateBodyDef(def))
                 fail(e->field.empty() ? path : join(path, e->field), e->rule);
             auto [it, inserted] = names.emplace(def.name, i);
@@ -558,6 +574,8 @@ Scene readScene(const json& root) {
 }
 
 // ---------------------------------------------------------------- output
+
+namespace {
 
 // The shortest decimal that reads back as the same float, as the double it spells.
 // nlohmann writes doubles in their shortest round-trip form, so the file holds
@@ -575,6 +593,8 @@ double shortest(float f) {
     return static_cast<double>(f);  // unreachable: 9 significant digits always round-trip a float
 }
 
+}  // namespace
+
 ordered_json number(float f) {
     return ordered_json(shortest(f));
 }
@@ -582,7 +602,7 @@ ordered_json array(const vec3& v) {
     return ordered_json::array({number(v.x), number(v.y), number(v.z)});
 }
 
-ordered_json bodyJson(const BodyDef& def) {
+ordered_json bodyJson(const BodyDef& def, BodyReading reading) {
     ordered_json b = ordered_json::object();
     b["name"] = def.name;
     if (def.isStatic) b["static"] = true;
@@ -595,7 +615,7 @@ ordered_json bodyJson(const BodyDef& def) {
         shape["half_extents"] = array(def.shape.halfExtents);
     }
     b["shape"] = shape;
-    if (!def.isStatic) b["mass"] = number(def.mass);
+    if (!def.isStatic || reading == BodyReading::Exact) b["mass"] = number(def.mass);
     b["position"] = array(def.position);
     const quat& q = def.orientation;
     b["orientation"] = ordered_json::array({number(q.w), number(q.x), number(q.y), number(q.z)});
@@ -657,11 +677,75 @@ void writeInline(const ordered_json& j, std::string& out) {
     }
 }
 
+namespace {
+
 std::string errorText(int code) {
     return std::error_code(code, std::generic_category()).message();
 }
 
+std::string tooLarge(const char* kind) {
+    return "larger than the " + std::to_string(kMaxFileBytes / (1024 * 1024)) + " MiB limit for " + kind;
+}
+
 }  // namespace
+
+std::variant<json, SceneError> parseJson(const std::string& text, const std::string& fileName, const char* kind) {
+    if (text.size() > kMaxFileBytes) return SceneError{fileName, "", tooLarge(kind)};
+    Builder builder;
+    const bool ok = json::sax_parse(text, &builder);
+    if (!ok || builder.failed) {
+        std::string rule = builder.errorRule.empty() ? "invalid JSON" : builder.errorRule;
+        if (builder.hasErrorByte) rule = lineColumn(text, builder.errorByte) + ": " + rule;
+        return SceneError{fileName, builder.errorPath, rule};
+    }
+    return std::move(builder.root);
+}
+
+std::variant<std::string, SceneError> readFileText(const std::string& path, const char* kind) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return SceneError{path, "", "cannot open: " + errorText(errno)};
+    std::string text;
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        text.append(buffer, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > kMaxFileBytes) return SceneError{path, "", tooLarge(kind)};
+    }
+    if (in.bad()) return SceneError{path, "", "read failed: " + errorText(errno)};
+    return text;
+}
+
+std::string saveTextFile(const std::string& text, const std::string& path) {
+    const std::string temporary = path + ".tmp";
+    std::FILE* file = std::fopen(temporary.c_str(), "wb");
+    if (file == nullptr)
+        return "cannot save '" + path + "': cannot create '" + temporary + "': " + errorText(errno);
+    bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size() && std::fflush(file) == 0;
+    int error = ok ? 0 : errno;
+#if defined(__unix__) || defined(__APPLE__)
+    // The data must be on disk before the rename makes it the file's content.
+    if (ok && ::fsync(::fileno(file)) != 0) {
+        ok = false;
+        error = errno;
+    }
+#endif
+    if (std::fclose(file) != 0 && ok) {
+        ok = false;
+        error = errno;
+    }
+    if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) {
+        ok = false;
+        error = errno;
+    }
+    if (!ok) {
+        std::remove(temporary.c_str());
+        return "cannot save '" + path + "': " + errorText(error);
+    }
+    return "";
+}
+
+}  // namespace json_io
+
+using namespace json_io;
 
 std::string SceneError::message() const {
     std::string text = file;
@@ -670,42 +754,20 @@ std::string SceneError::message() const {
 }
 
 SceneResult parseScene(const std::string& text, const std::string& fileName) {
-    if (text.size() > kMaxFileBytes) {
-        return SceneError{fileName, "",
-                          "larger than the " + std::to_string(kMaxFileBytes / (1024 * 1024)) +
-                              " MiB limit for scene files"};
-    }
-    Builder builder;
-    const bool ok = json::sax_parse(text, &builder);
-    if (!ok || builder.failed) {
-        std::string rule = builder.errorRule.empty() ? "invalid JSON" : builder.errorRule;
-        if (builder.hasErrorByte) rule = lineColumn(text, builder.errorByte) + ": " + rule;
-        return SceneError{fileName, builder.errorPath, rule};
-    }
+    std::variant<json, SceneError> parsed = parseJson(text, fileName, "scene files");
+    if (auto* error = std::get_if<SceneError>(&parsed)) return std::move(*error);
     try {
-        return readScene(builder.root);
+        return readScene(std::get<json>(parsed));
     } catch (const Failure& f) {
         return SceneError{fileName, f.path, f.rule};
     }
 }
 
 SceneResult loadSceneFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return SceneError{path, "", "cannot open: " + errorText(errno)};
-    std::string text;
-    char buffer[1 << 16];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-        text.append(buffer, static_cast<std::size_t>(in.gcount()));
-        if (text.size() > kMaxFileBytes) {
-            return SceneError{path, "",
-                              "larger than the " + std::to_string(kMaxFileBytes / (1024 * 1024)) +
-                                  " MiB limit for scene files"};
-        }
-    }
-    if (in.bad()) return SceneError{path, "", "read failed: " + errorText(errno)};
-    return parseScene(text, path);
+    std::variant<std::string, SceneError> text = readFileText(path, "scene files");
+    if (auto* error = std::get_if<SceneError>(&text)) return std::move(*error);
+    return parseScene(std::get<std::string>(text), path);
 }
-
 Validation validateScene(const Scene& scene) {
     if (const Validation bad = validateSettings(scene.settings)) return FieldError{"world." + bad->field, bad->rule};
     for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
@@ -785,40 +847,12 @@ std::string toJson(const Scene& scene) {
     out += "  \"bodies\": [";
     for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
         out += i == 0 ? "\n    " : ",\n    ";
-        writeInline(bodyJson(scene.bodies[i]), out);
+        writeInline(bodyJson(scene.bodies[i], BodyReading::File), out);
     }
     out += scene.bodies.empty() ? "]\n}\n" : "\n  ]\n}\n";
     return out;
 }
 
-std::string saveSceneFile(const Scene& scene, const std::string& path) {
-    const std::string text = toJson(scene);
-    const std::string temporary = path + ".tmp";
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
-    if (file == nullptr)
-        return "cannot save '" + path + "': cannot create '" + temporary + "': " + errorText(errno);
-    bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size() && std::fflush(file) == 0;
-    int error = ok ? 0 : errno;
-#if defined(__unix__) || defined(__APPLE__)
-    // The data must be on disk before the rename makes it the file's content.
-    if (ok && ::fsync(::fileno(file)) != 0) {
-        ok = false;
-        error = errno;
-    }
-#endif
-    if (std::fclose(file) != 0 && ok) {
-        ok = false;
-        error = errno;
-    }
-    if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) {
-        ok = false;
-        error = errno;
-    }
-    if (!ok) {
-        std::remove(temporary.c_str());
-        return "cannot save '" + path + "': " + errorText(error);
-    }
-    return "";
-}
+std::string saveSceneFile(const Scene& scene, const std::string& path) { return saveTextFile(toJson(scene), path); }
 
 }  // namespace impulse::scene
