@@ -1,9 +1,11 @@
-// impulse-sim: the headless runner. Loads a scene, steps it, writes the state as
-// CSV and/or a JSON summary. Contract (shared/DESIGN.md):
+// impulse-sim: the headless runner. Loads a scene and steps it, or replays a
+// recording (an experiment's run with its inputs), and writes the state as CSV
+// and/or a JSON summary. Contract (shared/DESIGN.md):
 //   exit 0 success; 2 invalid input (message on stderr, nothing else written);
 //   1 internal failure (e.g. a non-finite state, naming the body and step).
 // The CSV depends only on the scene and the flags, never on timing, so two runs
 // of the same build give byte-identical files.
+#include "app/recording.h"
 #include "physics/world.h"
 #include "scene/scene.h"
 #include "cli/summary_format.h"
@@ -37,8 +39,13 @@ constexpr long long kMaxSteps = 10'000'000;
 constexpr const char* kUsage =
     "usage: impulse-sim SCENE.json --steps N [--dt SECONDS] [--csv OUT.csv] [--every K] [--summary]\n"
     "                   [--threads T]\n"
+    "       impulse-sim --replay RECORDING.json [--csv OUT.csv] [--every K] [--summary]\n"
     "\n"
     "Runs a scene headless and reports its state.\n"
+    "  --replay RECORDING.json  replay a recording saved by impulse-lab (its scene, then\n"
+    "                 every drag, edit, spawn, deletion, undo and redo at its step, to\n"
+    "                 its last step): the final state is the recorded run's, bit for bit;\n"
+    "                 CSV rows list the bodies alive at each row's step\n"
     "  --steps N      number of steps to take (0 <= N <= 10000000), required\n"
     "  --dt SECONDS   step length; default: the scene's world.timestep\n"
     "  --csv OUT.csv  write step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,\n"
@@ -57,6 +64,7 @@ constexpr const char* kUsage =
 
 struct Options {
     std::string scenePath;
+    std::string replayPath;
     long long steps = -1;
     std::optional<float> dt;
     std::string csvPath;
@@ -103,7 +111,7 @@ double parseReal(const std::string& flag, const std::string& text) {
 std::optional<Options> parseArguments(int argc, char** argv) {
     Options options;
     bool stepsSeen = false, dtSeen = false, csvSeen = false, everySeen = false, summarySeen = false,
-         threadsSeen = false;
+         threadsSeen = false, replaySeen = false;
     auto once = [](bool& seen, const std::string& flag) {
         if (seen) usageError(flag + ": given more than once");
         seen = true;
@@ -166,6 +174,10 @@ std::optional<Options> parseArguments(int argc, char** argv) {
                 usageError("--threads: " + error->rule + " (got " + std::to_string(threads) + ")");
             }
             options.threads = int(threads);
+        } else if (arg == "--replay") {
+            once(replaySeen, arg);
+            options.replayPath = value();
+            if (options.replayPath.empty()) usageError("--replay: missing value");
         } else if (arg == "--summary") {
             once(summarySeen, arg);
             if (inlineValue) usageError("--summary: takes no value");
@@ -174,7 +186,15 @@ std::optional<Options> parseArguments(int argc, char** argv) {
             usageError(arg + ": unknown flag (see --help)");
         }
     }
-    if (options.scenePath.empty()) usageError("missing SCENE.json (see --help)");
+    if (replaySeen) {
+        // A recording holds its own scene, length and step size.
+        if (!options.scenePath.empty()) usageError("--replay: give a recording or a scene, not both");
+        if (stepsSeen) usageError("--steps: not with --replay (a recording runs to its own last step)");
+        if (dtSeen) usageError("--dt: not with --replay (a recording's steps are its own)");
+        if (threadsSeen) usageError("--threads: not with --replay (a replay runs on one thread)");
+        return options;
+    }
+    if (options.scenePath.empty()) usageError("missing SCENE.json or --replay RECORDING.json (see --help)");
     if (!stepsSeen) usageError("--steps: required (see --help)");
     return options;
 }
@@ -255,6 +275,78 @@ ordered_json summarise(const World& world, const std::vector<BodyId>& ids, long 
     return summary;
 }
 
+// The --csv file: opened only after every input check passed (invalid input writes nothing).
+class CsvFile {
+public:
+    ~CsvFile() { close(); }
+    // False (with the message printed) when it cannot be created.
+    bool open(const std::string& path) {
+        path_ = path;
+        file_ = std::fopen(path.c_str(), "wb");
+        if (file_ == nullptr) {
+            std::fprintf(stderr, "impulse-sim: --csv: cannot create '%s': %s\n", path.c_str(), std::strerror(errno));
+            return false;
+        }
+        std::fputs("step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", file_);
+        return true;
+    }
+    bool isOpen() const { return file_ != nullptr; }
+    void rows(const World& world, const std::vector<BodyId>& ids, const std::vector<std::string>& names,
+              long long step, double time) {
+        if (file_ != nullptr) writeRows(file_, world, ids, names, step, time);
+    }
+    // An input refused during a replay is invalid input: nothing is left written.
+    void discard() {
+        if (file_ == nullptr) return;
+        std::fclose(file_);
+        file_ = nullptr;
+        std::remove(path_.c_str());
+    }
+    // False (with the message printed) when writing failed.
+    bool close() {
+        if (file_ == nullptr) return true;
+        const bool ok = std::fflush(file_) == 0 && !std::ferror(file_);
+        const bool closed = std::fclose(file_) == 0;
+        file_ = nullptr;
+        if (!ok || !closed) std::fprintf(stderr, "impulse-sim: --csv: writing '%s' failed\n", path_.c_str());
+        return ok && closed;
+    }
+
+private:
+    std::FILE* file_ = nullptr;
+    std::string path_;
+};
+
+std::vector<std::string> csvNames(const World& world, const std::vector<BodyId>& ids) {
+    std::vector<std::string> names;
+    names.reserve(ids.size());
+    for (BodyId id : ids) names.push_back(csvField(world.body(id).name));
+    return names;
+}
+
+// The world rolls a non-finite step back (so an interactive session survives);
+// for a batch run it is still an internal failure. True when it happened.
+bool reportedNonFinite(const World& world, long long step) {
+    const auto& recovery = world.lastRecovery();
+    if (!recovery) return false;
+    std::fprintf(stderr, "impulse-sim: non-finite state in body '%s' at step %lld\n", recovery->bodyName.c_str(), step);
+    return true;
+}
+
+int printSummary(const World& world, long long steps, double simulatedTime, double wallSeconds,
+                 std::vector<double> stepMs) {
+    const std::string text =
+        summarise(world, world.bodyIds(), steps, simulatedTime, wallSeconds, std::move(stepMs)).dump(2);
+    std::fprintf(stdout, "%s\n", text.c_str());
+    return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
 int run(const Options& options) {
     impulse::scene::SceneResult loaded = impulse::scene::loadSceneFile(options.scenePath);
     if (const auto* error = std::get_if<impulse::scene::SceneError>(&loaded)) {
@@ -275,65 +367,79 @@ int run(const Options& options) {
 
     const float dt = world.settings().timestep;
     const std::vector<BodyId> ids = world.bodyIds();
-    std::vector<std::string> names;
-    names.reserve(ids.size());
-    for (BodyId id : ids) names.push_back(csvField(world.body(id).name));
+    const std::vector<std::string> names = csvNames(world, ids);
 
-    // Opened only after every input check passed: invalid input writes nothing.
-    std::FILE* csv = nullptr;
+    CsvFile csv;
     if (!options.csvPath.empty()) {
-        csv = std::fopen(options.csvPath.c_str(), "wb");
-        if (csv == nullptr) {
-            std::fprintf(stderr, "impulse-sim: --csv: cannot create '%s': %s\n", options.csvPath.c_str(),
-                         std::strerror(errno));
-            return 2;
-        }
-        std::fputs("step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", csv);
-        writeRows(csv, world, ids, names, 0, 0.0);
+        if (!csv.open(options.csvPath)) return 2;
+        csv.rows(world, ids, names, 0, 0.0);
     }
-    auto closeCsv = [&]() -> bool {
-        if (csv == nullptr) return true;
-        const bool ok = std::fflush(csv) == 0 && !std::ferror(csv);
-        const bool closed = std::fclose(csv) == 0;
-        csv = nullptr;
-        if (!ok || !closed) {
-            std::fprintf(stderr, "impulse-sim: --csv: writing '%s' failed\n", options.csvPath.c_str());
-        }
-        return ok && closed;
-    };
 
-    using Clock = std::chrono::steady_clock;
     std::vector<double> stepMs;
     stepMs.reserve(static_cast<std::size_t>(options.steps));
     const Clock::time_point runStart = Clock::now();
     for (long long step = 1; step <= options.steps; ++step) {
         const Clock::time_point start = Clock::now();
         world.step();
-        stepMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-
-        // The world rolls a non-finite step back (so an interactive session
-        // survives); for a batch run it is still an internal failure.
-        if (const auto& recovery = world.lastRecovery()) {
-            closeCsv();
-            std::fprintf(stderr, "impulse-sim: non-finite state in body '%s' at step %lld\n",
-                         recovery->bodyName.c_str(), step);
+        stepMs.push_back(millisecondsSince(start));
+        if (reportedNonFinite(world, step)) {
+            csv.close();
             return 1;
         }
-        if (csv != nullptr && (step % options.every == 0 || step == options.steps)) {
-            writeRows(csv, world, ids, names, step, static_cast<double>(step) * static_cast<double>(dt));
+        if (step % options.every == 0 || step == options.steps) {
+            csv.rows(world, ids, names, step, static_cast<double>(step) * static_cast<double>(dt));
         }
     }
-    const double wallSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
-    if (!closeCsv()) return 1;
+    const double wallSeconds = millisecondsSince(runStart) / 1000.0;
+    if (!csv.close()) return 1;
+    if (!options.summary) return 0;
+    return printSummary(world, options.steps, static_cast<double>(options.steps) * static_cast<double>(dt),
+                        wallSeconds, std::move(stepMs));
+}
 
-    if (options.summary) {
-        const double simulatedTime = static_cast<double>(options.steps) * static_cast<double>(dt);
-        const std::string text =
-            summarise(world, ids, options.steps, simulatedTime, wallSeconds, std::move(stepMs)).dump(2);
-        std::fprintf(stdout, "%s\n", text.c_str());
-        if (std::fflush(stdout) != 0) return 1;
+// --replay: the recording's run through an Experiment, as the app ran it. The CSV
+// lists the bodies alive at each row's step (spawns and deletions change them).
+int replay(const Options& options) {
+    impulse::app::RecordingResult loaded = impulse::app::loadRecordingFile(options.replayPath);
+    if (const auto* error = std::get_if<impulse::scene::SceneError>(&loaded)) {
+        std::fprintf(stderr, "impulse-sim: %s\n", error->message().c_str());
+        return 2;
     }
-    return 0;
+    const impulse::app::Recording& recording = std::get<impulse::app::Recording>(loaded);
+    const long long steps = static_cast<long long>(recording.end);
+    CsvFile csv;
+    if (!options.csvPath.empty() && !csv.open(options.csvPath)) return 2;
+
+    impulse::app::Experiment experiment;
+    std::vector<double> stepMs;
+    stepMs.reserve(static_cast<std::size_t>(steps));
+    bool nonFinite = false;
+    Clock::time_point stepStart = Clock::now();
+    const Clock::time_point runStart = stepStart;
+    const auto observe = [&](const World& world) {
+        const long long step = static_cast<long long>(world.stepCount());
+        if (step > 0) stepMs.push_back(millisecondsSince(stepStart));
+        if (reportedNonFinite(world, step)) {
+            nonFinite = true;
+            return false;
+        }
+        if (step % options.every == 0 || step == steps) {
+            const std::vector<BodyId> ids = world.bodyIds();
+            csv.rows(world, ids, csvNames(world, ids), step, experiment.simulatedTime());
+        }
+        stepStart = Clock::now();
+        return true;
+    };
+    if (const impulse::Validation refused =
+            impulse::app::replayRecording(recording, experiment, "", observe)) {
+        csv.discard();
+        std::fprintf(stderr, "impulse-sim: %s: %s\n", options.replayPath.c_str(), refused->message().c_str());
+        return 2;
+    }
+    const double wallSeconds = millisecondsSince(runStart) / 1000.0;
+    if (!csv.close() || nonFinite) return 1;
+    if (!options.summary) return 0;
+    return printSummary(experiment.world(), steps, experiment.simulatedTime(), wallSeconds, std::move(stepMs));
 }
 
 }  // namespace
@@ -345,7 +451,7 @@ int main(int argc, char** argv) {
             std::fputs(kUsage, stdout);
             return 0;
         }
-        return run(*options);
+        return options->replayPath.empty() ? run(*options) : replay(*options);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "impulse-sim: %s\n", e.message.c_str());
         return 2;
