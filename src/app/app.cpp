@@ -1,4 +1,5 @@
 #include "app/app.h"
+#include "app/recording.h"
 
 #include "ui/splitters.h"
 
@@ -213,11 +214,39 @@ void App::closeWindow() {
     SDL_Quit();
 }
 
-bool App::openScene(const std::string& path, std::string& error) {
-    error = experiment_.open(path);
-    if (!error.empty()) return false;  // the running world is untouched
+bool App::openScene(const std::string& path, std::string& note) {
+    OpenedFile opened = loadSceneOrRecording(path);
+    if (const auto* bad = std::get_if<scene::SceneError>(&opened)) {
+        note = bad->message();
+        return false;  // the running world is untouched
+    }
+    if (auto* scene = std::get_if<scene::Scene>(&opened)) {
+        if (const Validation refused = experiment_.apply(LoadScene{std::move(*scene), path})) {
+            note = path + ": " + refused->message();
+            return false;
+        }
+        sceneRestarted();
+        sceneLoaded();
+        note = "loaded " + path;
+        return true;
+    }
+    const Recording& recording = std::get<Recording>(opened);
+    // Every input is tried on a scratch experiment first, so that one the run cannot
+    // hold leaves the running world untouched; the same inputs then give the same run.
+    Experiment check;
+    if (const Validation refused = replayRecording(recording, check, "")) {
+        note = path + ": " + refused->message();
+        return false;
+    }
+    replayRecording(recording, experiment_, "");
+    // The whole run is recorded; it is shown from its start, paused: playing replays it.
+    experiment_.seek(experiment_.runStart());
+    sim_.paused = true;
     sceneRestarted();
     sceneLoaded();
+    panels_.setScenePath(path);
+    note = "opened the recording " + path + " (" + std::to_string(recording.end) + " steps, " +
+           std::to_string(recording.inputs.size()) + " inputs): paused at its start, Space plays it";
     return true;
 }
 
@@ -300,14 +329,15 @@ bool App::idle() const {
 
 int App::run() {
     const std::string path = options_.scene.empty() ? paths_.defaultScene() : options_.scene;
-    std::string error;
-    if (!openScene(path, error)) {
-        std::fprintf(stderr, "impulse-lab: %s\n", error.c_str());
+    std::string opened;
+    if (!openScene(path, opened)) {
+        std::fprintf(stderr, "impulse-lab: %s\n", opened.c_str());
         if (!options_.scene.empty()) return 2;
         std::fprintf(stderr, "impulse-lab: using the built-in scene\n");
         experiment_.apply(LoadScene{builtinScene(), ""});
         sceneRestarted();
         sceneLoaded();
+        opened = "loaded built-in scene";
     }
     settingsPath_ = layoutSettingsPath();
     if (settingsPath_.empty()) {
@@ -321,8 +351,7 @@ int App::run() {
     if (!openWindow()) return 1;
     layOut();
     startCamera();  // now with the real view rectangle
-    const std::string& loaded = experiment_.scenePath();
-    panels_.setMessage("loaded " + (loaded.empty() ? std::string("built-in scene") : loaded), false);
+    panels_.setMessage(opened, false);
 
     const double frequency = static_cast<double>(SDL_GetPerformanceFrequency());
     const auto msBetween = [frequency](Uint64 a, Uint64 b) { return static_cast<double>(b - a) / frequency * 1000.0; };
@@ -818,17 +847,18 @@ bool App::processRequests(const ui::PanelRequests& requests) {
     if (requests.undo) undoOrRedo(true);
     if (requests.redo) undoOrRedo(false);
     if (!requests.open.empty()) {
-        std::string error;
+        std::string note;
         const bool hadUnsavedEdits = experiment_.hasUnsavedEdits();
-        if (openScene(requests.open, error)) {
-            panels_.setMessage("loaded " + requests.open + undoHint(hadUnsavedEdits), false);
+        if (openScene(requests.open, note)) {
+            panels_.setMessage(note + undoHint(hadUnsavedEdits), false);
         } else {
             // Shown in the Scene panel; also one line on stderr for logs and scripted tests.
-            std::fprintf(stderr, "impulse-lab: %s\n", error.c_str());
-            panels_.setMessage(error, true);
+            std::fprintf(stderr, "impulse-lab: %s\n", note.c_str());
+            panels_.setMessage(note, true);
         }
     }
-    if (!requests.save.empty()) save(requests.save, requests.confirmed);
+    if (!requests.save.empty()) save(requests.save, requests.confirmed, false);
+    if (!requests.saveRecording.empty()) save(requests.saveRecording, requests.confirmed, true);
     if (requests.reset) {
         const bool hadUnsavedEdits = experiment_.hasUnsavedEdits();
         experiment_.apply(ResetScene{});
@@ -881,14 +911,35 @@ void App::undoOrRedo(bool undo) {
     panels_.setMessage(std::string(undo ? "undone: " : "redone: ") + what, false);
 }
 
-void App::save(const std::string& path, bool confirmed) {
+void App::save(const std::string& path, bool confirmed, bool asRecording) {
+    std::variant<Recording, std::string> recording;
+    if (asRecording) {
+        recording = captureRecording(experiment_);
+        if (const auto* refused = std::get_if<std::string>(&recording)) {
+            panels_.setMessage(*refused, true);
+            return;
+        }
+    }
     std::error_code ec;
     const bool replacesAnother = std::filesystem::exists(path, ec) && path != savedPath_ &&
                                  !std::filesystem::equivalent(path, experiment_.scenePath(), ec);
     if (replacesAnother && !confirmed) {
         ui::PanelRequests again;
-        again.save = path;
-        panels_.confirm(path + " exists. Replace it with the world as it is now?", "Replace", again);
+        (asRecording ? again.saveRecording : again.save) = path;
+        panels_.confirm(path + " exists. Replace it with " + (asRecording ? "this run's recording?" : "the world as it is now?"),
+                        "Replace", again);
+        return;
+    }
+    if (asRecording) {
+        const Recording& run = std::get<Recording>(recording);
+        if (const std::string error = saveRecordingFile(run, path); !error.empty()) {
+            panels_.setMessage(error, true);
+            return;
+        }
+        savedPath_ = path;
+        panels_.setMessage("saved the run as the recording " + path + " (" + std::to_string(run.end) + " steps, " +
+                               std::to_string(run.inputs.size()) + " inputs; Open replays it)",
+                           false);
         return;
     }
     const std::string error = experiment_.save(path, sceneCamera());

@@ -58,8 +58,9 @@ private:
 
     bool openWindow();
     void closeWindow();
-    /// Loads a scene file; on success the view starts afresh on it.
-    bool openScene(const std::string& path, std::string& error);
+    /// Loads a scene file, or replays a recording (then shown paused at the run's start);
+    /// on success the view starts afresh on it. `note` says what was opened, or why not.
+    bool openScene(const std::string& path, std::string& note);
     /// After a scene load or reset: the views of the old world are dropped.
     void sceneRestarted();
     /// After a scene load: the camera takes the scene's own, or frames the new scene, and
@@ -93,8 +94,9 @@ private:
     bool processRequests(const ui::PanelRequests& requests);
     /// Undo (or redo) the latest edit and say so in the Scene panel.
     void undoOrRedo(bool undo);
-    /// Writes the world to `path`, asking first if that replaces a file other than the scene's own.
-    void save(const std::string& path, bool confirmed);
+    /// Writes the world (or, asRecording, the run: see captureRecording) to `path`, asking
+    /// first if that replaces a file other than the scene's own.
+    void save(const std::string& path, bool confirmed, bool asRecording);
     /// The window's title: the scene's name, and whether there are unsaved edits.
     void updateTitle();
     /// After an undoable load or reset that replaced unsaved edits: how to get them back.

@@ -216,9 +216,16 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     }
     ImGui::InputText("##path", &scenePath_);
     if (ImGui::Button("Open")) requests.open = scenePath_;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the scene or recording file at the path above (Ctrl+O goes to the path)");
     ImGui::SameLine();
     if (ImGui::Button("Save")) requests.save = scenePath_;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the world to the path above (Ctrl+S)");
+    ImGui::SameLine();
+    if (ImGui::Button("Save run")) requests.saveRecording = scenePath_;
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Save the run since the scene's load or reset (its scene and every drag, edit, spawn,\n"
+                          "deletion, undo and redo at its step) as a recording to the path above; Open replays it");
+    }
     ImGui::SameLine();
     if (ImGui::Button("Rescan")) refreshPresets();
     ImGui::SameLine();

@@ -50,6 +50,7 @@ enum class ShadowCut { none, onBodies, all };
 struct PanelRequests {
     std::string open;  ///< scene file to load
     std::string save;  ///< scene file to write
+    std::string saveRecording;  ///< recording file to write with the run
     bool reset = false;
     bool spawnBox = false, spawnSphere = false, shoot = false;
     bool deleteSelection = false;
