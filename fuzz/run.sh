@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Builds the scene-loader fuzzer (clang, libFuzzer + ASan + UBSan) and runs it
-# for a bounded time:
-#   fuzz/run.sh SECONDS       build, fuzz for SECONDS, exit 1 if it crashed
+# Builds the scene-loader and recording-reader fuzzers (clang, libFuzzer + ASan +
+# UBSan) and runs each for half of a bounded time:
+#   fuzz/run.sh SECONDS       build, fuzz for SECONDS in all, exit 1 if one crashed
 #   fuzz/run.sh --available   exit 0 if clang and its libFuzzer runtime are present
-# Seeds: every file under assets/scenes/ (copied at run time), fuzz/seeds/ and the
-# kept regressions; the dictionary is fuzz/scene.dict. A crash, hang (-timeout) or
-# out-of-memory input is written to fuzz/regressions/, where
-# tests/robustness/test_fuzz_regressions.cpp replays it in the normal suite.
-# The corpus grown by earlier runs is kept in build-fuzz/corpus.
+# Scene fuzzer: seeds are every file under assets/scenes/ (copied at run time),
+# fuzz/seeds/ and the kept regressions; the dictionary is fuzz/scene.dict; a crash,
+# hang (-timeout) or out-of-memory input is written to fuzz/regressions/.
+# Recording fuzzer: seeds assets/recordings/ and fuzz/recording_regressions/; the
+# dictionary fuzz/scene.dict plus fuzz/recording.dict; its finds go to
+# fuzz/recording_regressions/. tests/robustness/test_fuzz_regressions.cpp replays
+# both folders in the normal suite.
+# The corpora grown by earlier runs are kept in build-fuzz/corpus and
+# build-fuzz/recording_corpus.
 # Environment: CXX_FUZZ (clang++ to use), FUZZ_BUILD_DIR, FUZZ_MAX_LEN (bytes,
 # default 32768), FUZZ_TIMEOUT (s per input, default 20), JOBS (build, default 2).
 set -euo pipefail
@@ -63,43 +67,54 @@ if [ -n "$reason" ]; then
 fi
 cxx=$(find_clang)
 
-echo "== building the scene fuzzer ($cxx) in $build"
+echo "== building the fuzzers ($cxx) in $build"
 cmake -S "$root/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
 cmake --build "$build" -j "${JOBS:-2}"
 
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
-# Copies named by their path, so files of the same name in subfolders do not collide.
-while IFS= read -r -d '' file; do
-    relative=${file#"$root"/}
-    cp "$file" "$seeds/${relative//\//_}"
-done < <(find "$root/assets/scenes" "$root/fuzz/seeds" "$root/fuzz/regressions" -type f \
-              ! -name README.md ! -name .gitkeep -print0)
-mkdir -p "$build/corpus" "$root/fuzz/regressions"
-
-log="$build/fuzz-$(date +%Y%m%d-%H%M%S).log"
-echo "== fuzzing for $seconds s (log: $log)"
-before=$(find "$root/fuzz/regressions" -type f | sort)
 status=0
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
-UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-"$build/scene_fuzzer" "$build/corpus" "$seeds" \
-    -dict="$root/fuzz/scene.dict" \
-    -max_total_time="$seconds" \
-    -max_len="${FUZZ_MAX_LEN:-32768}" \
-    -timeout="${FUZZ_TIMEOUT:-20}" \
-    -rss_limit_mb=2048 \
-    -report_slow_units=1000000 \
-    -artifact_prefix="$root/fuzz/regressions/" \
-    -print_final_stats=1 >"$log" 2>&1 || status=$?
 
-grep -E '^(stat::|#[0-9]+ +DONE|INFO: (seed corpus|Loaded))' "$log" || true
-after=$(find "$root/fuzz/regressions" -type f | sort)
-new=$(comm -13 <(echo "$before") <(echo "$after") | sed '/^$/d')
-if [ "$status" -ne 0 ] || [ -n "$new" ]; then
-    echo "== the fuzzer failed (exit $status); last lines of $log:" >&2
-    tail -n 40 "$log" >&2
-    [ -n "$new" ] && echo "== new regression input(s), replayed by tests/robustness: $new" >&2
-    exit 1
-fi
-echo "== fuzzing finished: no crash"
+# fuzz NAME SECONDS CORPUS REGRESSIONS DICT SEED_FOLDER...: runs one fuzzer; status 1 if it failed.
+fuzz() {
+    local name=$1 time=$2 corpus=$3 regressions=$4 dict=$5
+    shift 5
+    local seedDir="$seeds/$name" log="$build/$name-$(date +%Y%m%d-%H%M%S).log" before after new result=0
+    mkdir -p "$seedDir" "$corpus" "$regressions"
+    # Copies named by their path, so files of the same name in subfolders do not collide.
+    while IFS= read -r -d '' file; do
+        relative=${file#"$root"/}
+        cp "$file" "$seedDir/${relative//\//_}"
+    done < <(find "$@" -type f ! -name README.md ! -name .gitkeep -print0)
+    echo "== $name: fuzzing for $time s (log: $log)"
+    before=$(find "$regressions" -type f | sort)
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    "$build/$name" "$corpus" "$seedDir" \
+        -dict="$dict" \
+        -max_total_time="$time" \
+        -max_len="${FUZZ_MAX_LEN:-32768}" \
+        -timeout="${FUZZ_TIMEOUT:-20}" \
+        -rss_limit_mb=2048 \
+        -report_slow_units=1000000 \
+        -artifact_prefix="$regressions/" \
+        -print_final_stats=1 >"$log" 2>&1 || result=$?
+    grep -E '^(stat::|#[0-9]+ +DONE|INFO: (seed corpus|Loaded))' "$log" || true
+    after=$(find "$regressions" -type f | sort)
+    new=$(comm -13 <(echo "$before") <(echo "$after") | sed '/^$/d')
+    if [ "$result" -ne 0 ] || [ -n "$new" ]; then
+        echo "== $name failed (exit $result); last lines of $log:" >&2
+        tail -n 40 "$log" >&2
+        [ -n "$new" ] && echo "== new regression input(s), replayed by tests/robustness: $new" >&2
+        status=1
+    fi
+}
+
+half=$(( (seconds + 1) / 2 ))
+fuzz scene_fuzzer "$half" "$build/corpus" "$root/fuzz/regressions" "$root/fuzz/scene.dict" \
+    "$root/assets/scenes" "$root/fuzz/seeds" "$root/fuzz/regressions"
+cat "$root/fuzz/scene.dict" "$root/fuzz/recording.dict" >"$seeds/recording.dict"
+fuzz recording_fuzzer "$half" "$build/recording_corpus" "$root/fuzz/recording_regressions" "$seeds/recording.dict" \
+    "$root/assets/recordings" "$root/fuzz/recording_regressions"
+[ "$status" -eq 0 ] && echo "== fuzzing finished: no crash"
+exit "$status"
