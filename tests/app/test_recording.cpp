@@ -3,6 +3,7 @@
 // experiment gives the same world, byte for byte; impulse-sim --replay gives
 // the same final state; every malformed file is refused with its JSON path and
 // rule; a run that a recording cannot hold is refused, never written wrong.
+#include "app/file_text.h"
 #include "app/recording.h"
 #include "physics/physics_test_util.h"
 
@@ -15,7 +16,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 using namespace impulse;
@@ -317,12 +317,7 @@ TEST(RecordingFile, AnUndoOfTheLoadInAnAppWithHistoryIsRefused) {
 
 // ---------------------------------------------------------------- impulse-sim --replay
 
-std::string readFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+std::string readFile(const fs::path& path) { return fileText(path.string()); }
 
 struct SimRun {
     int exitCode = -1;

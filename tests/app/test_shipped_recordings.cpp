@@ -3,6 +3,7 @@
 // to the physics or the format cannot leave a stale file behind silently (run
 // impulse-make-recordings SOURCE_DIR to write them again); each replays to the
 // live run's world bit for bit; and each ends as mechanics says it must.
+#include "app/file_text.h"
 #include "app/recording.h"
 #include "physics/physics_test_util.h"
 #include "recordings/scripted_runs.h"
@@ -10,8 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <stdexcept>
 
 using namespace impulse;
 using namespace impulse::app;
@@ -19,13 +19,6 @@ using namespace impulse::app;
 namespace {
 
 const std::string kSource = IMPULSE_SOURCE_DIR;
-
-std::string fileText(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 tools::ScriptedRun scripted(const std::string& file) {
     for (const tools::ScriptedRun& run : tools::scriptedRuns()) {
