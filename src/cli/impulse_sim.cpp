@@ -290,7 +290,6 @@ public:
         std::fputs("step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", file_);
         return true;
     }
-    bool isOpen() const { return file_ != nullptr; }
     void rows(const World& world, const std::vector<BodyId>& ids, const std::vector<std::string>& names,
               long long step, double time) {
         if (file_ != nullptr) writeRows(file_, world, ids, names, step, time);
