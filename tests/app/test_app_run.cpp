@@ -234,6 +234,12 @@ TEST(AppRun, OpeningBadFilesFromTheScenePanelShowsTheErrorAndKeepsTheScene) {
 ]}
 )";
     std::ofstream(badJson) << "{\n  \"version\": 1,\n  \"bodies\": [\n    {\"name\": \"crate\",\n  ]\n}\n";
+    // A recording that reads but whose last input the run cannot take (a release at step
+    // 200, long after the throw's): refused after 200 steps of replay, the scene kept.
+    const std::string badRun = (dir / "bad_run.json").string();
+    nlohmann::json throwRun = nlohmann::json::parse(fileText(kSource + "/assets/recordings/tuned_throw.json"));
+    throwRun["inputs"].push_back({{"step", 200}, {"type", "end_drag"}});
+    std::ofstream(badRun) << throwRun.dump();
     // Save over an existing file (the app asks first; the script says yes): a rename gives
     // the path a new inode, an in-place write keeps it.
     std::ofstream(saved) << "placeholder\n";
@@ -243,7 +249,7 @@ TEST(AppRun, OpeningBadFilesFromTheScenePanelShowsTheErrorAndKeepsTheScene) {
     const std::string scene = kSource + "/assets/scenes/tower10.json";
     ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/open_bad_scene_with_xdotool.sh' '" +
                   kApp + "' '" + scene + "' '" + dir.string() + "' '" + saved + "' '" + badMass + "' '" + badJson +
-                  "' > /dev/null 2>&1"),
+                  "' '" + badRun + "' > /dev/null 2>&1"),
               0)
         << fileText((dir / "stderr.txt").string());
 
@@ -252,8 +258,10 @@ TEST(AppRun, OpeningBadFilesFromTheScenePanelShowsTheErrorAndKeepsTheScene) {
     const std::string err = fileText((dir / "stderr.txt").string());
     EXPECT_NE(err.find("impulse-lab: " + badMass + ": bodies[1].mass: must be > 0"), std::string::npos) << err;
     EXPECT_NE(err.find("impulse-lab: " + badJson + ": line 5, column 3: syntax error"), std::string::npos) << err;
+    EXPECT_NE(err.find("impulse-lab: " + badRun + ": inputs[48]: drag: nothing is being dragged"), std::string::npos)
+        << err;
 
-    // The current scene survived both: the world saved on exit has tower10's bodies.
+    // The current scene survived all three: the world saved on exit has tower10's bodies.
     const std::vector<std::string> expected = bodyNames(scene);
     ASSERT_EQ(expected.size(), 11u);
     EXPECT_EQ(bodyNames((dir / "exit.json").string()), expected);
