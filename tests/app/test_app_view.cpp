@@ -443,9 +443,10 @@ TEST(AppView, RecordVideoWritesOneViewSizedPngPerFrameEachASixtiethOfASimulatedS
 // the strip shows the step under the cursor (by the strip's own mapping), . and , step
 // by one, B at that past step continues the run from it as a new one (the old kept);
 // a drag along the strip shows the step where it let go, and . held for a second steps
-// at the repeat's rate, not the keyboard's or the frame rate. Positions come from the
-// layout report's strip, the steps from the report at exit.
-TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorAndStepKeysStepByOne) {
+// at the repeat's rate, not the keyboard's or the frame rate; played backward within a
+// loop (I, O), the step shown stays in it. Positions come from the layout report's
+// strip, the steps from the report at exit.
+TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorStepKeysStepByOneAndPlayingBackWrapsInTheLoop) {
     if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
     const std::string dir = tempFile("timeline");
     fs::remove_all(dir);
@@ -505,4 +506,21 @@ TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorAndStepKeysStepByOne)
     EXPECT_GE(shown - letGo, 5u);
     EXPECT_LE(shown - letGo, 16u);
     EXPECT_TRUE(dragged["timeline"]["previous_run_ends"].empty()) << "scrubbing and stepping are no edits";
+
+    // A loop between 30 % and 45 %, played backward for 4 s: it wraps many times at 60
+    // steps a second; without the loop it would have stopped at the run's start.
+    const int at30 = static_cast<int>(sx + 0.3f * sw), at45 = static_cast<int>(sx + 0.45f * sw);
+    fs::remove(layout);
+    command = run + "loop " + std::to_string(at30) + " " + std::to_string(y) + " " + std::to_string(at45) +
+              " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const nlohmann::json looped = readJson(layout);
+    ASSERT_TRUE(looped.is_object());
+    const uint64_t loopEnd = looped["timeline"]["run_end"];
+    const impulse::app::StepScale loopScale = scaleOf(looped, loopEnd);
+    const uint64_t in = loopScale.stepAt(static_cast<float>(at30)), out = loopScale.stepAt(static_cast<float>(at45));
+    const uint64_t loopShown = looped["timeline"]["shown_step"];
+    EXPECT_GE(loopShown, in) << "played backward out of the loop";
+    EXPECT_LE(loopShown, out);
+    EXPECT_TRUE(looped["timeline"]["previous_run_ends"].empty()) << "playing is no edit";
 }

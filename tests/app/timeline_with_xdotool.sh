@@ -9,6 +9,9 @@
 #     saving to DIR/saved.json (no question about the edit).
 #   MODE drag X Y X2: drag on the strip from X to X2 (F12 while held: -1.png), release,
 #     hold . down for a second, quit.
+#   MODE loop X Y X2: click the strip at X and press I, at X2 and press O; Shift+Space
+#     plays backward for 4 s (F12 meanwhile: -1.png), long enough to reach the run's
+#     start whatever the load were it not for the loop; quit while it plays.
 # Usage: timeline_with_xdotool.sh APP SCENE DIR MODE ARGS...
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)  # before the cd below
@@ -31,6 +34,15 @@ if [ "$mode" = click ]; then
     move "$3" "$4"
     key b
     key F12
+elif [ "$mode" = loop ]; then
+    click "$1" "$2"
+    key i
+    click "$3" "$2"
+    key o
+    key shift+space
+    sleep 2.0
+    key F12
+    sleep 2.0
 else
     move "$1" "$2"
     xdotool mousedown 1; sleep 0.15
