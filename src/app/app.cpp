@@ -255,6 +255,7 @@ void App::sceneRestarted() {
     frame_.forgetPoses();
     clock_.reset();
     panels_.pickedContact() = ui::ContactKey{};
+    timeline_ = ui::TimelineControls{};  // loop points of a run that is gone
     panels_.stats().clear();
     panels_.stats().push(ui::measure(experiment_.world(), 0.0f));
     frameBudget_.reset();  // what the cuts saved was measured on the old world

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace impulse::app {
 
@@ -51,6 +52,16 @@ int HoldRepeat::update(bool held, double now) {
     const int steps = static_cast<int>(std::max(0L, due - repeatsDone_));
     repeatsDone_ = std::max(repeatsDone_, due);
     return steps;
+}
+
+Validation historyBudgetBytes(long long mib, size_t& bytes) {
+    if (mib < kMinHistoryBudgetMiB || mib > kMaxHistoryBudgetMiB) {
+        return FieldError{"history budget", "must be " + std::to_string(kMinHistoryBudgetMiB) + " to " +
+                                                std::to_string(kMaxHistoryBudgetMiB) + " MiB, not " +
+                                                std::to_string(mib)};
+    }
+    bytes = static_cast<size_t>(mib) << 20;
+    return std::nullopt;
 }
 
 }  // namespace impulse::app

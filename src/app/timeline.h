@@ -4,6 +4,9 @@
 // button repeats. No GL, SDL or ImGui: tested alone (tests/app/test_timeline.cpp).
 #pragma once
 
+#include "physics/body.h"
+
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -61,5 +64,12 @@ private:
     double pressedAt_ = 0.0;
     long repeatsDone_ = 0;
 };
+
+/// The history budget a user may set, MiB: enough for a few keyframes of a large world,
+/// and no more than a desktop's memory.
+inline constexpr long long kMinHistoryBudgetMiB = 16;
+inline constexpr long long kMaxHistoryBudgetMiB = 65536;
+/// The budget in bytes, or the rule a typed value breaks (field "history budget").
+Validation historyBudgetBytes(long long mib, size_t& bytes);
 
 }  // namespace impulse::app

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace impulse::ui {
@@ -144,13 +145,12 @@ void TimelinePanel::historyPopup(const app::Experiment& experiment, TimelineRequ
                                          ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if (ImGui::Button("Apply") || entered) {
-        if (budgetMiB_ < kMinHistoryBudgetMiB || budgetMiB_ > kMaxHistoryBudgetMiB) {
-            char text[128];
-            std::snprintf(text, sizeof text, "history budget: %d MiB is outside %d to %d MiB; kept %zu MiB", budgetMiB_,
-                          kMinHistoryBudgetMiB, kMaxHistoryBudgetMiB, experiment.runHistory().budget() >> 20);
-            budgetError_ = text;
+        size_t bytes = 0;
+        if (const Validation refused = app::historyBudgetBytes(budgetMiB_, bytes)) {
+            budgetError_ = refused->message() + " (kept " +
+                           std::to_string(experiment.runHistory().budget() >> 20) + " MiB)";
         } else {
-            requests.historyBudget = static_cast<size_t>(budgetMiB_) << 20;
+            requests.historyBudget = bytes;
             budgetError_.clear();
             ImGui::CloseCurrentPopup();
         }

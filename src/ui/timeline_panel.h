@@ -33,10 +33,6 @@ struct TimelineRequests {
     std::optional<size_t> historyBudget;                 ///< bytes, validated
 };
 
-/// Most and least history budget the field takes (MiB).
-inline constexpr int kMinHistoryBudgetMiB = 16;
-inline constexpr int kMaxHistoryBudgetMiB = 65536;
-
 class TimelinePanel {
 public:
     void draw(const app::Experiment& experiment, const Rect& rect, float textScale, SimControls& sim,

@@ -110,3 +110,20 @@ TEST(Timeline, HeldStepRepeatsAtItsOwnRateNotPerFrame) {
     EXPECT_EQ(slow.update(true, 1.6), 1);
     EXPECT_EQ(slow.update(true, 1.7), 0);
 }
+
+TEST(Timeline, HistoryBudgetIsTakenInRangeAndARefusalNamesTheFieldAndRange) {
+    size_t bytes = 7;
+    EXPECT_FALSE(historyBudgetBytes(256, bytes));
+    EXPECT_EQ(bytes, size_t(256) << 20);
+    EXPECT_FALSE(historyBudgetBytes(kMinHistoryBudgetMiB, bytes));
+    EXPECT_FALSE(historyBudgetBytes(kMaxHistoryBudgetMiB, bytes));
+    EXPECT_EQ(bytes, size_t(kMaxHistoryBudgetMiB) << 20);
+    for (long long bad : {0LL, -5LL, kMinHistoryBudgetMiB - 1, kMaxHistoryBudgetMiB + 1}) {
+        size_t kept = 42;
+        const impulse::Validation refused = historyBudgetBytes(bad, kept);
+        ASSERT_TRUE(refused) << bad;
+        EXPECT_EQ(refused->field, "history budget");
+        EXPECT_NE(refused->message().find("16 to 65536 MiB"), std::string::npos) << refused->message();
+        EXPECT_EQ(kept, 42u) << "a refusal changes nothing";
+    }
+}
