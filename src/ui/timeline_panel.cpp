@@ -141,6 +141,7 @@ void TimelinePanel::historyPopup(const app::Experiment& experiment, TimelineRequ
     ImGui::Text("Every step of the run is kept: keyframes, and the steps between them run again.");
     ImGui::Text("The budget bounds the keyframes' memory; when full, every other one goes.");
     ImGui::SetNextItemWidth(120.0f);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type the budget at once
     const bool entered = ImGui::InputInt("history budget (MiB)", &budgetMiB_, 16, 256,
                                          ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
