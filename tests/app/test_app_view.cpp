@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <initializer_list>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -472,12 +473,17 @@ TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorStepKeysStepByOneAndP
         return impulse::app::StepScale{report["timeline"]["run_start"].get<uint64_t>(), end, s[0].get<float>(),
                                        s[2].get<float>()};
     };
+    // One session of the script (MODE and its pixel arguments); its layout report at exit.
+    const auto session = [&](const std::string& mode, std::initializer_list<int> pixels) {
+        fs::remove(layout);
+        std::string command = run + mode;
+        for (int p : pixels) command += " " + std::to_string(p);
+        command += " > /dev/null 2>&1";
+        EXPECT_EQ(std::system(command.c_str()), 0) << command;
+        return readJson(layout);
+    };
 
-    fs::remove(layout);
-    std::string command = run + "click " + std::to_string(at40) + " " + std::to_string(y) + " " +
-                          std::to_string(viewX) + " " + std::to_string(viewY) + " > /dev/null 2>&1";
-    ASSERT_EQ(std::system(command.c_str()), 0) << command;
-    const nlohmann::json clicked = readJson(layout);
+    const nlohmann::json clicked = session("click", {at40, y, viewX, viewY});
     ASSERT_TRUE(clicked.is_object());
     const nlohmann::json& timeline = clicked["timeline"];
     // The run as recorded before B: the one B's branch kept.
@@ -491,11 +497,7 @@ TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorStepKeysStepByOneAndP
     EXPECT_EQ(timeline["run_end"].get<uint64_t>(), clickedStep + 2) << "the new run goes from the step of the edit";
     EXPECT_EQ(clicked["bodies"].size(), 4u) << "the box spawned";
 
-    fs::remove(layout);
-    command = run + "drag " + std::to_string(at70) + " " + std::to_string(y) + " " + std::to_string(at20) +
-              " > /dev/null 2>&1";
-    ASSERT_EQ(std::system(command.c_str()), 0) << command;
-    const nlohmann::json dragged = readJson(layout);
+    const nlohmann::json dragged = session("drag", {at70, y, at20});
     ASSERT_TRUE(dragged.is_object());
     const uint64_t end = dragged["timeline"]["run_end"];
     const uint64_t letGo = scaleOf(dragged, end).stepAt(static_cast<float>(at20));
@@ -510,11 +512,7 @@ TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorStepKeysStepByOneAndP
     // A loop between 30 % and 45 %, played backward for 4 s: it wraps many times at 60
     // steps a second; without the loop it would have stopped at the run's start.
     const int at30 = static_cast<int>(sx + 0.3f * sw), at45 = static_cast<int>(sx + 0.45f * sw);
-    fs::remove(layout);
-    command = run + "loop " + std::to_string(at30) + " " + std::to_string(y) + " " + std::to_string(at45) +
-              " > /dev/null 2>&1";
-    ASSERT_EQ(std::system(command.c_str()), 0) << command;
-    const nlohmann::json looped = readJson(layout);
+    const nlohmann::json looped = session("loop", {at30, y, at45});
     ASSERT_TRUE(looped.is_object());
     const uint64_t loopEnd = looped["timeline"]["run_end"];
     const impulse::app::StepScale loopScale = scaleOf(looped, loopEnd);
