@@ -503,10 +503,12 @@ TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorStepKeysStepByOneAndP
     const uint64_t letGo = scaleOf(dragged, end).stepAt(static_cast<float>(at20));
     const uint64_t shown = dragged["timeline"]["shown_step"];
     ASSERT_GE(shown, letGo);
-    // One step on the press, then 15 a second after 0.4 s: about 10 in the second held.
-    // A step a frame would be about 60; the keyboard's repeat 25 or more.
+    // One step on the press, then 15 a second after 0.4 s: about 10 in the second held,
+    // more when a loaded machine delivers the release late (25 seen under ctest -j2). A
+    // step a frame would be about 60 at 60 fps. The rate itself, at any frame rate, is
+    // HoldRepeat's headless test (Timeline.HeldStepRepeatsAtItsOwnRateNotPerFrame).
     EXPECT_GE(shown - letGo, 5u);
-    EXPECT_LE(shown - letGo, 16u);
+    EXPECT_LE(shown - letGo, 35u);
     EXPECT_TRUE(dragged["timeline"]["previous_run_ends"].empty()) << "scrubbing and stepping are no edits";
 
     // A loop between 30 % and 45 %, played backward for 4 s: it wraps many times at 60
