@@ -921,9 +921,12 @@ void App::save(const std::string& path, bool confirmed, bool asRecording) {
             return;
         }
     }
+    // Saving the world over its own scene file is the usual save; a recording over it
+    // (or over any file but the last recording saved) replaces another file: ask.
     std::error_code ec;
-    const bool replacesAnother = std::filesystem::exists(path, ec) && path != savedPath_ &&
-                                 !std::filesystem::equivalent(path, experiment_.scenePath(), ec);
+    const std::string& lastSaved = asRecording ? savedRecordingPath_ : savedPath_;
+    const bool ownScene = !asRecording && std::filesystem::equivalent(path, experiment_.scenePath(), ec);
+    const bool replacesAnother = std::filesystem::exists(path, ec) && path != lastSaved && !ownScene;
     if (replacesAnother && !confirmed) {
         ui::PanelRequests again;
         (asRecording ? again.saveRecording : again.save) = path;
@@ -937,7 +940,7 @@ void App::save(const std::string& path, bool confirmed, bool asRecording) {
             panels_.setMessage(error, true);
             return;
         }
-        savedPath_ = path;
+        savedRecordingPath_ = path;
         panels_.setMessage("saved the run as the recording " + path + " (" + std::to_string(run.end) + " steps, " +
                                std::to_string(run.inputs.size()) + " inputs; Open replays it)",
                            false);

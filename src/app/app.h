@@ -95,7 +95,8 @@ private:
     /// Undo (or redo) the latest edit and say so in the Scene panel.
     void undoOrRedo(bool undo);
     /// Writes the world (or, asRecording, the run: see captureRecording) to `path`, asking
-    /// first if that replaces a file other than the scene's own.
+    /// first if that replaces a file other than the scene's own (for a recording: other
+    /// than the recording last saved).
     void save(const std::string& path, bool confirmed, bool asRecording);
     /// The window's title: the scene's name, and whether there are unsaved edits.
     void updateTitle();
@@ -145,6 +146,7 @@ private:
     int framesSinceInput_ = 0;       // input wakes the loop; a few frames then settle ImGui
     std::string title_;      // as last set on the window
     std::string savedPath_;  // the file last saved to: saving there again does not ask
+    std::string savedRecordingPath_;  // the recording last saved: saving the run there again does not ask
     // The step keys (, .): down since a press, or pressed and let go within this frame.
     bool stepBackKey_ = false, stepForwardKey_ = false;
     bool stepBackPressed_ = false, stepForwardPressed_ = false;
