@@ -110,6 +110,7 @@ App::App(AppOptions options, DataPaths paths)
       panels_(paths_.scenes, ""),
       frameBudget_(kTargetFrameSeconds * 1000.0 - kSwapAllowanceMs) {
     sim_.paused = options_.paused;
+    input_.setShownBodies(&frame_.shownBodies());
 }
 
 App::~App() { closeWindow(); }

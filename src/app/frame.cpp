@@ -71,11 +71,11 @@ glm::ivec4 Frame::toFramebuffer(const ui::Rect& rect) const {
 }
 
 void Frame::capturePoses(const World& world, const World* ghost) {
-    const auto capture = [](const World& w, std::vector<Pose>& poses) {
+    const auto capture = [](const World& w, std::vector<CapturedPose>& poses) {
         for (BodyId id : w.bodyIds()) {
             if (id.index >= poses.size()) poses.resize(id.index + 1);
             const Body& b = w.body(id);
-            poses[id.index] = Pose{b.position, b.orientation, id.generation};
+            poses[id.index] = CapturedPose{Pose{b.position, b.orientation}, id.generation};
         }
     };
     capture(world, previous_);
@@ -86,15 +86,12 @@ void Frame::capturePoses(const World& world, const World* ghost) {
     }
 }
 
-Frame::BlendedPose Frame::blendedPose(const Body& b, BodyId id, float alpha, const std::vector<Pose>& previous) {
+Pose Frame::blendedPose(const Body& b, BodyId id, float alpha, const std::vector<CapturedPose>& previous) {
+    const Pose now{b.position, b.orientation};
     if (alpha >= 1.0f || b.isStatic || id.index >= previous.size() || previous[id.index].generation != id.generation) {
-        return {b.position, b.orientation};
+        return now;
     }
-    // Blend last step's pose into this one by the unsimulated fraction (nlerp on the short arc).
-    const Pose& prev = previous[id.index];
-    quat q0 = prev.orientation;
-    if (glm::dot(q0, b.orientation) < 0.0f) q0 = -q0;
-    return {glm::mix(prev.position, b.position, alpha), glm::normalize(q0 * (1.0f - alpha) + b.orientation * alpha)};
+    return blendPoses(previous[id.index].pose, now, alpha);  // by the unsimulated fraction of a step
 }
 
 void Frame::build(const World& world, const World* ghost, BodyId selected, BodyId hover, float alpha,
@@ -115,7 +112,7 @@ void Frame::buildGhostList(const World& ghost, const World& world, float alpha) 
                 continue;
             }
         }
-        const BlendedPose pose = blendedPose(b, id, alpha, previousGhost_);
+        const Pose pose = blendedPose(b, id, alpha, previousGhost_);
         if (b.shape.type == ShapeType::Box) {
             draw_.ghostBoxes.push_back(
                 render::Instance::make(pose.position, pose.orientation, b.shape.halfExtents, kGhostColor));
@@ -137,14 +134,15 @@ std::string Frame::saveScreenshot(const std::string& path) const {
 void Frame::buildDrawList(const World& world, BodyId selected, BodyId hover, float alpha,
                           const std::optional<PosePreview>& preview) {
     draw_.clear();
+    shown_.clear();
     const DragState& drag = world.drag();
     for (BodyId id : world.bodyIds()) {
         const Body& b = world.body(id);
         const bool previewed = preview && preview->body == id;
-        const BlendedPose blended =
-            previewed ? BlendedPose{preview->pose.position, preview->pose.orientation} : blendedPose(b, id, alpha, previous_);
-        const vec3& p = blended.position;
-        const quat& q = blended.orientation;
+        const Pose shown = previewed ? preview->pose : blendedPose(b, id, alpha, previous_);
+        shown_.push_back(ShownBody{id, shown});
+        const vec3& p = shown.position;
+        const quat& q = shown.orientation;
         render::Highlight hl = render::Highlight::None;
         if (drag.active && drag.body == id) {
             hl = render::Highlight::Dragged;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/gizmo.h"
+#include "app/picking.h"
 #include "physics/world.h"
 #include "render/camera.h"
 #include "render/debug_draw.h"
@@ -53,6 +54,8 @@ public:
     void build(const World& world, const World* ghost, BodyId selected, BodyId hover, float alpha,
                const ui::DebugView& view, const ui::ContactKey& pickedContact,
                const std::optional<PosePreview>& preview);
+    /// Every body of the run at the pose build() drew it (what a click picks; never the ghost's).
+    const std::vector<ShownBody>& shownBodies() const { return shown_; }
     /// The 3D pass of what build() made. Call after ImGui::Render(): it leaves out the panels.
     void render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut);
     /// Saves the back buffer (before the swap) as a PNG; returns "" or the error.
@@ -70,18 +73,13 @@ public:
     static void drawGizmo(const GizmoShape& gizmo, GizmoHandle highlight, const ui::Rect& view, float scale);
 
 private:
-    struct Pose {
-        vec3 position{0.0f};
-        quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
+    struct CapturedPose {
+        Pose pose;
         uint32_t generation = 0;
-    };
-    struct BlendedPose {
-        vec3 position;
-        quat orientation;
     };
     /// Body `id`'s pose `alpha` of the way from its pose in `previous` (when that holds
     /// this body) to its pose now; static bodies do not move between steps.
-    static BlendedPose blendedPose(const Body& b, BodyId id, float alpha, const std::vector<Pose>& previous);
+    static Pose blendedPose(const Body& b, BodyId id, float alpha, const std::vector<CapturedPose>& previous);
 
     void buildDrawList(const World& world, BodyId selected, BodyId hover, float alpha,
                        const std::optional<PosePreview>& preview);
@@ -98,8 +96,9 @@ private:
     int width_ = 0, height_ = 0;  // drawable size in pixels
     ui::Layout layout_;
     float pixelScale_ = 1.0f;
-    std::vector<Pose> previous_;  // pose before the last step, by body index
-    std::vector<Pose> previousGhost_;  // the same, of the ghost run's world
+    std::vector<CapturedPose> previous_;  // pose before the last step, by body index
+    std::vector<CapturedPose> previousGhost_;  // the same, of the ghost run's world
+    std::vector<ShownBody> shown_;
     render::DrawList draw_;
     render::DebugDraw debug_;
 };

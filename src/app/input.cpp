@@ -217,10 +217,14 @@ void Input::commitPoseDrag() {
     }
 }
 
+std::optional<ShownHit> Input::pickUnderMouse() const {
+    if (!shown_) return std::nullopt;
+    return pickShown(experiment_.world(), *shown_, mouseRay(), kPickDistance);
+}
+
 void Input::beginMouseDrag() {
-    const render::Ray ray = mouseRay();
     const World& world = experiment_.world();
-    const std::optional<RayHit> hit = world.rayCast(ray.origin, ray.direction, kPickDistance);
+    const std::optional<ShownHit> hit = pickUnderMouse();
     if (!hit) {
         experiment_.select(BodyId{});
         return;
@@ -231,15 +235,15 @@ void Input::beginMouseDrag() {
     const Body& b = world.body(hit->body);
     if (b.isStatic) return;
     // The grabbed point follows the cursor on the plane through it facing the camera.
-    dragPlanePoint_ = hit->point;
+    dragPlanePoint_ = hit->shownPoint;
     dragPlaneNormal_ = -camera_.forward();
     if (paused_) {
         // Paused, nothing would pull the body along: it moves with the cursor instead.
         const Pose start{b.position, b.orientation};
-        poseDrag_ = PoseDrag{hit->body, start, start, std::nullopt, hit->point, dragPlaneNormal_, mouseX_, mouseY_};
+        poseDrag_ = PoseDrag{hit->body, start, start, std::nullopt, hit->worldPoint, dragPlaneNormal_, mouseX_, mouseY_};
         return;
     }
-    if (!experiment_.apply(BeginDrag{hit->body, hit->point})) grabbing_ = true;
+    if (!experiment_.apply(BeginDrag{hit->body, hit->worldPoint})) grabbing_ = true;
 }
 
 void Input::updateDragTarget() {
@@ -261,9 +265,7 @@ void Input::updateHover() {
     const glm::vec2 cursor(static_cast<float>(mouseX_) - view_.x, static_cast<float>(mouseY_) - view_.y);
     gizmoHover_ = pickGizmo(gizmo(), cursor, textScale_);
     if (gizmoHover_ != GizmoHandle::none) return;
-    const render::Ray ray = mouseRay();
-    const World& world = experiment_.world();
-    if (const std::optional<RayHit> hit = world.rayCast(ray.origin, ray.direction, kPickDistance)) hover_ = hit->body;
+    if (const std::optional<ShownHit> hit = pickUnderMouse()) hover_ = hit->body;
 }
 
 BodyDef Input::spawnDef(ShapeType type) const {

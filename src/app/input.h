@@ -6,6 +6,7 @@
 
 #include "app/experiment.h"
 #include "app/gizmo.h"
+#include "app/picking.h"
 #include "render/camera.h"
 #include "ui/panels.h"
 
@@ -30,6 +31,8 @@ public:
         statusBarBottom_ = statusBarBottom;
         textScale_ = textScale;
     }
+    /// The bodies as the last frame drew them: clicks and hovers pick those (see picking.h).
+    void setShownBodies(const std::vector<ShownBody>* shown) { shown_ = shown; }
     /// Paused, a left drag on a dynamic body moves it instead of pulling it with the spring.
     void setPaused(bool paused) { paused_ = paused; }
     const ui::Rect& view() const { return view_; }
@@ -91,11 +94,14 @@ private:
     /// Frames the box [lower, upper] into the view rectangle (see frameAll).
     void frameBox(const vec3& lower, const vec3& upper);
     render::Ray mouseRay() const;
+    /// The drawn body under the cursor, if any.
+    std::optional<ShownHit> pickUnderMouse() const;
     /// The mouse is over the 3D view: in the window and on no panel.
     bool mouseInView() const;
     std::string uniqueName(const std::string& stem) const;
 
     Experiment& experiment_;
+    const std::vector<ShownBody>* shown_ = nullptr;
     SDL_Window* window_ = nullptr;
     ui::Rect view_;  // the 3D view in the window
     float statusBarBottom_ = 0.0f;

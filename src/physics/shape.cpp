@@ -1,5 +1,8 @@
 #include "physics/shape.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace impulse {
 
 mat3 shapeInertia(const Shape& shape, float mass) {
@@ -32,6 +35,44 @@ Aabb shapeAabb(const Shape& shape, const vec3& position, const mat3& rotation, f
 
 float boundingRadius(const Shape& shape) {
     return shape.type == ShapeType::Sphere ? shape.radius : glm::length(shape.halfExtents);
+}
+
+std::optional<ShapeRayHit> rayCastShape(const Shape& shape, const vec3& position, const quat& orientation,
+                                        const vec3& origin, const vec3& unitDirection) {
+    // Work in the body frame, where the box is axis-aligned.
+    const vec3 o = inverseRotate(orientation, origin - position);
+    const vec3 d = inverseRotate(orientation, unitDirection);
+    vec3 localNormal(0.0f);
+    if (shape.type == ShapeType::Sphere) {
+        const float r = shape.radius;
+        const float b = glm::dot(o, d);
+        const float c = glm::dot(o, o) - r * r;
+        const float discriminant = b * b - c;
+        if (!(c > 0.0f && discriminant >= 0.0f && b < 0.0f)) return std::nullopt;
+        const float distance = -b - std::sqrt(discriminant);
+        return ShapeRayHit{distance, rotate(orientation, (o + distance * d) / r)};
+    }
+    // Slab test: the ray enters the box at the last of the three slab entries.
+    const vec3& h = shape.halfExtents;
+    float enter = -INFINITY, exit = INFINITY;
+    int enterAxis = -1;
+    for (int k = 0; k < 3; ++k) {
+        if (std::fabs(d[k]) < 1e-12f) {
+            if (std::fabs(o[k]) > h[k]) return std::nullopt;
+            continue;
+        }
+        float t0 = (-h[k] - o[k]) / d[k];
+        float t1 = (h[k] - o[k]) / d[k];
+        if (t0 > t1) std::swap(t0, t1);
+        if (t0 > enter) {
+            enter = t0;
+            enterAxis = k;
+        }
+        exit = std::min(exit, t1);
+    }
+    if (enterAxis < 0 || enter > exit || !(enter > 0.0f)) return std::nullopt;
+    localNormal[enterAxis] = d[enterAxis] > 0.0f ? -1.0f : 1.0f;
+    return ShapeRayHit{enter, rotate(orientation, localNormal)};
 }
 
 }  // namespace impulse

@@ -4,6 +4,7 @@
 #include "physics/math.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace impulse {
 
@@ -50,5 +51,15 @@ Aabb shapeAabb(const Shape& shape, const vec3& position, const mat3& rotation, f
 
 /// Radius of the smallest sphere around the centre that holds the shape (m).
 float boundingRadius(const Shape& shape);
+
+/// Where a ray from outside first enters a shape, `distance` along the unit direction.
+struct ShapeRayHit {
+    float distance = 0.0f;
+    vec3 normal{0.0f};  ///< world frame, outward
+};
+/// The ray `origin + t unitDirection` (t > 0) against the shape placed at `position`
+/// turned by `orientation`; none when it misses or starts inside.
+std::optional<ShapeRayHit> rayCastShape(const Shape& shape, const vec3& position, const quat& orientation,
+                                        const vec3& origin, const vec3& unitDirection);
 
 }  // namespace impulse

@@ -19,48 +19,10 @@ std::optional<RayHit> World::rayCast(const vec3& origin, const vec3& direction, 
     for (uint32_t i = 0; i < bodies_.size(); ++i) {
         const Body& body = bodies_[i];
         if (!body.isAlive()) continue;
-        // Work in the body frame, where the box is axis-aligned.
-        const vec3 o = inverseRotate(body.orientation, origin - body.position);
-        const vec3 d = inverseRotate(body.orientation, dir);
-        float hitDistance = -1.0f;
-        vec3 localNormal(0.0f);
-        if (body.shape.type == ShapeType::Sphere) {
-            const float r = body.shape.radius;
-            const float b = glm::dot(o, d);
-            const float c = glm::dot(o, o) - r * r;
-            const float discriminant = b * b - c;
-            if (c > 0.0f && discriminant >= 0.0f && b < 0.0f) {
-                hitDistance = -b - std::sqrt(discriminant);
-                localNormal = (o + hitDistance * d) / r;
-            }
-        } else {
-            // Slab test: the ray enters the box at the last of the three slab entries.
-            const vec3& h = body.shape.halfExtents;
-            float enter = -INFINITY, exit = INFINITY;
-            int enterAxis = -1;
-            bool missed = false;
-            for (int k = 0; k < 3; ++k) {
-                if (std::fabs(d[k]) < 1e-12f) {
-                    missed = missed || std::fabs(o[k]) > h[k];
-                    continue;
-                }
-                float t0 = (-h[k] - o[k]) / d[k];
-                float t1 = (h[k] - o[k]) / d[k];
-                if (t0 > t1) std::swap(t0, t1);
-                if (t0 > enter) {
-                    enter = t0;
-                    enterAxis = k;
-                }
-                exit = std::min(exit, t1);
-            }
-            if (!missed && enterAxis >= 0 && enter <= exit && enter > 0.0f) {
-                hitDistance = enter;
-                localNormal[enterAxis] = d[enterAxis] > 0.0f ? -1.0f : 1.0f;
-            }
-        }
-        if (hitDistance >= 0.0f && hitDistance <= bestDistance) {
-            bestDistance = hitDistance;
-            best = RayHit{idOf(i), origin + hitDistance * dir, rotate(body.orientation, localNormal), hitDistance};
+        const std::optional<ShapeRayHit> hit = rayCastShape(body.shape, body.position, body.orientation, origin, dir);
+        if (hit && hit->distance <= bestDistance) {
+            bestDistance = hit->distance;
+            best = RayHit{idOf(i), origin + hit->distance * dir, hit->normal, hit->distance};
         }
     }
     return best;
