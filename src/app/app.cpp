@@ -399,7 +399,7 @@ int App::run() {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
-        panels_.draw(edits_, experiment_.observations(), sim_, view_, frameInfo_, requests);
+        panels_.draw(edits_, experiment_.observations(), experiment_, sim_, view_, frameInfo_, requests);
         ui::TimelineRequests timelineRequests;
         timelinePanel_.draw(experiment_, layout_.timeline, layout_.textScale, sim_, timeline_, timelineRequests,
                             requests);
@@ -885,6 +885,12 @@ bool App::processRequests(const ui::PanelRequests& requests) {
     }
     if (requests.frameSelection) input_.frameBody(experiment_.selected());
     if (requests.toggleVideo) toggleVideo();
+    if (requests.ghost.choose) experiment_.setGhost(requests.ghost.ghost);
+    if (requests.ghost.promote) {
+        experiment_.promoteGhost();
+        frame_.forgetPoses();  // the other run's poses: nothing to blend from
+        panels_.setMessage("the ghost run is the current run; this one is the ghost", false);
+    }
     if (requests.seek) {
         experiment_.seek(*requests.seek);
         frame_.capturePoses(experiment_.world(), experiment_.ghostWorld());  // no blend across a seek

@@ -457,6 +457,7 @@ float angleBetween(const quat& a, const quat& b) {
 
 void Experiment::branchAt(uint64_t step) {
     previousRuns_.push_back(run_);  // the keyframes' snapshots are shared, not copied
+    previousRuns_.back().leftAt = step;
     if (previousRuns_.size() > kPreviousRunsKept) previousRuns_.erase(previousRuns_.begin());
     while (!run_.inputs.empty() && run_.inputs.back().step > step) run_.inputs.pop_back();
     run_.keyframes.dropAfter(step);
@@ -553,6 +554,8 @@ void Experiment::setGhost(std::optional<size_t> index) {
 void Experiment::promoteGhost() {
     if (!ghost_) return;
     std::swap(run_, previousRuns_[*ghost_]);
+    // The two part at the same step, whichever is shown.
+    previousRuns_[*ghost_].leftAt = run_.leftAt;
     seekRun(run_, world_, simulatedTime_, shownStep());
     if (!world_.isValid(selected_)) selected_ = BodyId{};
     // The edit history goes with the run: the one it had at the step shown.

@@ -142,6 +142,8 @@ struct Run {
     RunHistory keyframes;
     uint64_t end = 0;  ///< last recorded step
     std::shared_ptr<const EditBook> startBook;  ///< the edit history when it began
+    /// Of a run in previousRuns(): the step at which the run that replaced it went its own way.
+    uint64_t leftAt = 0;
     uint64_t start() const { return keyframes.keyframes().front().world->stepCount(); }
 };
 

@@ -120,8 +120,8 @@ const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
     return keys;
 }
 
-void Panels::draw(EditTarget& target, app::Observations& observations, SimControls& sim, DebugView& view,
-                  const FrameInfo& frame, PanelRequests& requests) {
+void Panels::draw(EditTarget& target, app::Observations& observations, const app::Experiment& experiment,
+                  SimControls& sim, DebugView& view, const FrameInfo& frame, PanelRequests& requests) {
     bodyEditor_.follow(target);
     undoButtons_ = {target.nextUndo(), target.nextRedo()};
     const World& world = target.world();
@@ -132,7 +132,7 @@ void Panels::draw(EditTarget& target, app::Observations& observations, SimContro
     // Built once a frame: the Body panel's partners and the inspector read the same list.
     const std::vector<ContactPointInfo> contacts = world.contacts();
     bodyWindow(target, contacts, requests);
-    contactWindow(world, contacts, target.selected(), observations.impacts, requests);
+    contactWindow(world, contacts, target.selected(), observations.impacts, experiment, requests);
     helpWindow();
     confirmationPopup(requests);
 }
@@ -572,14 +572,24 @@ void Panels::pickImpact(const app::ImpactEntry& impact, PanelRequests& requests)
 }
 
 void Panels::contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected,
-                           const app::ImpactLog& impacts, PanelRequests& requests) {
+                           const app::ImpactLog& impacts, const app::Experiment& experiment,
+                           PanelRequests& requests) {
     placeWindow(layout_.contacts);
     if (!ImGui::Begin("Contact inspector", nullptr, kColumnPanel)) {
         ImGui::End();
         return;
     }
-    const int tab = tabBar("contact tabs", {"Contacts", "Impact log"}, contactTabToShow_);
+    // A new ghost (a change at an earlier step) shows the Runs tab, with the divergence.
+    const bool hasGhost = experiment.ghost().has_value();
+    if (hasGhost && !hadGhost_) contactTabToShow_ = 2;
+    hadGhost_ = hasGhost;
+    const int tab = tabBar("contact tabs", {"Contacts", "Impact log", "Runs"}, contactTabToShow_);
     contactTabToShow_ = -1;
+    if (tab == 2) {
+        requests.ghost = runsTab_.draw(experiment, layout_.textScale);
+        ImGui::End();
+        return;
+    }
     if (tab == 1) {
         if (const app::ImpactEntry* clicked = impactLogTab_.draw(impacts, world.stepCount())) {
             pickImpact(*clicked, requests);

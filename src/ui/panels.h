@@ -10,6 +10,7 @@
 #include "ui/field_draft.h"
 #include "ui/observation_panels.h"
 #include "ui/question.h"
+#include "ui/runs_tab.h"
 #include "ui/layout.h"
 
 #include <cstdint>
@@ -62,6 +63,7 @@ struct PanelRequests {
     /// Show this step of the run (the timeline, a plot or an impact-log row was clicked).
     std::optional<uint64_t> seek;
     bool quit = false;  ///< Ctrl+Q or the window closed
+    GhostRequest ghost;  ///< the Runs tab's choice of ghost, or its promotion
     /// The user said yes to the question these requests raised (see Panels::confirm).
     bool confirmed = false;
 };
@@ -92,9 +94,10 @@ public:
     Panels(std::string presetDir, std::string scenePath);
 
     /// Draws every panel for this frame; their edits go to `target`. The impact log and
-    /// the plots show `observations`; the Plots tab adds and removes its series.
-    void draw(EditTarget& target, app::Observations& observations, SimControls& sim, DebugView& view,
-              const FrameInfo& frame, PanelRequests& requests);
+    /// the plots show `observations`; the Plots tab adds and removes its series. The Runs
+    /// tab shows `experiment`'s kept runs and ghost.
+    void draw(EditTarget& target, app::Observations& observations, const app::Experiment& experiment,
+              SimControls& sim, DebugView& view, const FrameInfo& frame, PanelRequests& requests);
 
     ContactKey& pickedContact() { return picked_; }
     /// Where each labelled numeric field was last drawn (see FieldDraft::drawnFields).
@@ -126,7 +129,7 @@ private:
     /// The pair coefficients of the selected body's contacts (or of its last or likely partner).
     void effectiveCoefficients(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId id);
     void contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected,
-                       const app::ImpactLog& impacts, PanelRequests& requests);
+                       const app::ImpactLog& impacts, const app::Experiment& experiment, PanelRequests& requests);
     /// A clicked impact-log row: the timeline shows the entry's step, with its point
     /// picked in the Contacts tab.
     void pickImpact(const app::ImpactEntry& impact, PanelRequests& requests);
@@ -161,6 +164,8 @@ private:
     StatsHistory stats_;
     ImpactLogTab impactLogTab_;
     PlotsTab plotsTab_;
+    RunsTab runsTab_;
+    bool hadGhost_ = false;  ///< a ghost was shown last frame: a new one brings the Runs tab forward
     int contactTabToShow_ = -1;  ///< the Contact inspector's tab to bring forward next frame, -1: none
 };
 

@@ -252,6 +252,7 @@ TEST(ExperimentRun, BranchingKeepsTheOldRunWholeAsTheGhost) {
     ASSERT_EQ(experiment.previousRuns().size(), 1u);
     ASSERT_EQ(experiment.ghost(), std::optional<size_t>(0));
     EXPECT_EQ(experiment.previousRuns()[0].end, 150u);
+    EXPECT_EQ(experiment.previousRuns()[0].leftAt, 70u);
     EXPECT_EQ(experiment.previousRuns()[0].inputs.size(), oldInputs);
     ASSERT_NE(experiment.ghostWorld(), nullptr);
     EXPECT_TRUE(test::sameState(*experiment.ghostWorld(), worlds[70]));
@@ -288,6 +289,7 @@ TEST(ExperimentRun, BranchingKeepsTheOldRunWholeAsTheGhost) {
     experiment.seek(150);
     expectShows(experiment, worlds[150]);
     EXPECT_EQ(experiment.previousRuns()[0].end, 150u) << "the branch, now the ghost";
+    EXPECT_EQ(experiment.previousRuns()[0].leftAt, 70u) << "they still part at step 70";
     EXPECT_GT(experiment.worstDivergence().farthest.distance, 0.0f);
 }
 
@@ -316,6 +318,8 @@ TEST(ExperimentRun, TheLastRunsAreKept) {
     ASSERT_EQ(experiment.previousRuns().size(), Experiment::kPreviousRunsKept);
     EXPECT_EQ(experiment.previousRuns()[0].end, 50u) << "the oldest run went";
     EXPECT_EQ(experiment.previousRuns()[1].end, 40u);
+    EXPECT_EQ(experiment.previousRuns()[0].leftAt, 20u);
+    EXPECT_EQ(experiment.previousRuns()[1].leftAt, 10u);
     ASSERT_FALSE(experiment.apply(ResetScene{}));
     EXPECT_TRUE(experiment.previousRuns().empty()) << "a reset starts over";
 }
