@@ -53,7 +53,7 @@ GhostRequest RunsTab::draw(const app::Experiment& experiment, float textScale) {
     const double dt = static_cast<double>(world.settings().timestep);
     const std::vector<app::Run>& runs = experiment.previousRuns();
     const std::optional<size_t> ghost = experiment.ghost();
-    ImGui::Text("this run: steps %llu-%llu, shown %llu (t %.2f s)",
+    ImGui::Text("this run: steps %llu-%llu, shown %llu (%.2f s)",
                 static_cast<unsigned long long>(experiment.runStart()),
                 static_cast<unsigned long long>(experiment.runEnd()),
                 static_cast<unsigned long long>(experiment.shownStep()), experiment.simulatedTime());
@@ -68,21 +68,25 @@ GhostRequest RunsTab::draw(const app::Experiment& experiment, float textScale) {
 
     // The kept runs, newest first; the radio buttons pick the ghost, or none.
     ImGui::TextColored(kDimColor, "kept runs (the last %d):", static_cast<int>(app::Experiment::kPreviousRunsKept));
-    hoverHelp("Each run that a change at an earlier step replaced. 'left at' is the step where the\n"
-              "run that replaced it went its own way (t at the current timestep).");
+    hoverHelp("Each run that a change at an earlier step replaced, newest first. 'left at' is the\n"
+              "step where the run that replaced it went its own way.");
     for (size_t k = runs.size(); k-- > 0;) {
         const app::Run& run = runs[k];
         ImGui::PushID(static_cast<int>(k));
-        char label[160];
-        std::snprintf(label, sizeof label, "run %d: left at step %llu (t %.2f s), steps %llu-%llu",
-                      static_cast<int>(k + 1) - static_cast<int>(runs.size()) - 1,
-                      static_cast<unsigned long long>(run.leftAt), static_cast<double>(run.leftAt) * dt,
-                      static_cast<unsigned long long>(run.start()), static_cast<unsigned long long>(run.end));
+        char label[96];
+        std::snprintf(label, sizeof label, "run %d: left at step %llu, steps %llu-%llu",
+                      static_cast<int>(k) - static_cast<int>(runs.size()),
+                      static_cast<unsigned long long>(run.leftAt), static_cast<unsigned long long>(run.start()),
+                      static_cast<unsigned long long>(run.end));
         if (ImGui::RadioButton(label, ghost == k)) {
             request.choose = true;
             request.ghost = k;
         }
-        hoverHelp("Show this run as the ghost.");
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("Show this run as the ghost. The run that replaced it went its own way at\n"
+                              "step %llu (t %.2f s at the current timestep).",
+                              static_cast<unsigned long long>(run.leftAt), static_cast<double>(run.leftAt) * dt);
+        }
         ImGui::PopID();
     }
     if (ImGui::RadioButton("no ghost", !ghost)) request.choose = true;
@@ -94,10 +98,13 @@ GhostRequest RunsTab::draw(const app::Experiment& experiment, float textScale) {
 
     // How far apart: the worst body now, then every body, farthest first.
     const app::Divergence worst = experiment.worstDivergence();
-    ImGui::TextColored(kGhostColor, "ghost:");
+    ImGui::TextColored(kGhostColor, "ghost");
     ImGui::SameLine();
-    ImGui::Text("farthest %s %.3f m, most turned %s %.1f deg", bodyName(world, worst.farthest.body).c_str(),
-                static_cast<double>(worst.farthest.distance), bodyName(world, worst.mostTurned.body).c_str(),
+    ImGui::Text("farthest: %s %.3f m", bodyName(world, worst.farthest.body).c_str(),
+                static_cast<double>(worst.farthest.distance));
+    ImGui::TextColored(kGhostColor, "ghost");
+    ImGui::SameLine();
+    ImGui::Text("most turned: %s %.1f deg", bodyName(world, worst.mostTurned.body).c_str(),
                 static_cast<double>(glm::degrees(worst.mostTurned.angle)));
     hoverHelp("At the step shown, between each body and the same body in the ghost run: the distance\n"
               "between their centres of mass and the angle of the turn from one orientation to the other.");
