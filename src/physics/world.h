@@ -180,6 +180,11 @@ public:
     /// The world as it is now, for restore() (world_snapshot.h). Shares the bodies'
     /// properties with `previous` when no edit changed them since it was taken.
     WorldSnapshot snapshot(const WorldSnapshot* previous = nullptr) const;
+    /// The same, kept as the bytes of the bodies' motion and the contacts that differ
+    /// from `base` (a full snapshot of this world, or the base of one kept so), which
+    /// it shares: when the world has as many body slots and contacts as then, and
+    /// fewer than half of those bytes changed. Otherwise a full snapshot.
+    WorldSnapshot snapshotAgainst(const std::shared_ptr<const WorldSnapshot>& base) const;
     /// Puts the world back as it was when `snapshot` was taken (of this world or
     /// any other): the steps that follow repeat the ones that followed then, bit
     /// for bit. The thread count stays.
@@ -187,6 +192,9 @@ public:
 
 private:
     struct Internals;
+    /// A snapshot of everything but the bodies' motion and the contacts, sharing the
+    /// bodies' properties with `previous` when no edit changed them since.
+    WorldSnapshot snapshotWithoutState(const WorldSnapshot* previous) const;
     /// One collide-and-solve pass of length dt: collide, then the solver's stages (solver.h).
     void runPass(float dt);
     /// Broadphase, narrowphase and manifold matching for a pass of length dt;

@@ -1,9 +1,10 @@
-// World::snapshot and World::restore (world_snapshot.h).
+// World::snapshot, World::snapshotAgainst and World::restore (world_snapshot.h).
 #include "physics/world_snapshot.h"
 
 #include "physics/world_internals.h"
 
 #include <atomic>
+#include <type_traits>
 
 namespace impulse {
 
@@ -19,13 +20,35 @@ size_t vectorBytes(const std::vector<T>& values) {
     return values.size() * sizeof(T);
 }
 
+/// `now` as its bytes that differ from `base` (the same length).
+template <typename T>
+ByteDelta deltaOf(const std::vector<T>& now, const std::vector<T>& base) {
+    static_assert(std::is_trivially_copyable_v<T>, "kept and restored as bytes");
+    return ByteDelta::encode(now.data(), base.data(), vectorBytes(now));
+}
+
+/// `base` with `delta`'s bytes written over it, into `target` (whose capacity is reused).
+template <typename T>
+void applyDelta(std::vector<T>& target, const std::vector<T>& base, const ByteDelta& delta) {
+    target = base;
+    delta.applyTo(target.data());
+}
+
 }  // namespace
 
 size_t WorldSnapshot::bytes() const {
     size_t total = sizeof(*this) + vectorBytes(motion_) + vectorBytes(contacts_) + vectorBytes(sleepingContacts_) +
-                   vectorBytes(reports_) + vectorBytes(sleepingReports_) + vectorBytes(impacts_);
+                   vectorBytes(reports_) + vectorBytes(sleepingReports_) + vectorBytes(impacts_) +
+                   motionDelta_.bytes() + contactsDelta_.bytes() + sleepingContactsDelta_.bytes() +
+                   reportsDelta_.bytes() + sleepingReportsDelta_.bytes();
     if (lastRecovery_) total += lastRecovery_->bodyName.capacity();
     return total;
+}
+
+size_t WorldSnapshot::stateBytes() const {
+    const WorldSnapshot& full = base_ ? *base_ : *this;
+    return vectorBytes(full.motion_) + vectorBytes(full.contacts_) + vectorBytes(full.sleepingContacts_) +
+           vectorBytes(full.reports_) + vectorBytes(full.sleepingReports_);
 }
 
 size_t WorldSnapshot::layoutBytes() const {
@@ -35,7 +58,52 @@ size_t WorldSnapshot::layoutBytes() const {
     return total;
 }
 
+namespace {
+
+std::vector<BodyMotion> motionOf(const std::vector<Body>& bodies) {
+    std::vector<BodyMotion> motion;
+    motion.reserve(bodies.size());
+    for (const Body& body : bodies) {
+        motion.push_back(BodyMotion{body.position, body.orientation, body.linearVelocity, body.angularVelocity,
+                                    body.rotation, body.inverseInertiaWorld, body.restTime, body.island,
+                                    body.asleep});
+    }
+    return motion;
+}
+
+}  // namespace
+
+WorldSnapshot World::snapshotAgainst(const std::shared_ptr<const WorldSnapshot>& base) const {
+    const std::shared_ptr<const WorldSnapshot>& full = base && base->base_ ? base->base_ : base;
+    const Internals& in = *internals_;
+    if (!full || full->motion_.size() != bodies_.size() || full->contacts_.size() != in.contacts.manifolds.size() ||
+        full->sleepingContacts_.size() != in.sleepingContacts.manifolds.size()) {
+        return snapshot(full.get());
+    }
+    WorldSnapshot out = snapshotWithoutState(full.get());
+    out.motionDelta_ = deltaOf(motionOf(bodies_), full->motion_);
+    out.contactsDelta_ = deltaOf(in.contacts.manifolds, full->contacts_);
+    out.reportsDelta_ = deltaOf(in.contacts.reports, full->reports_);
+    out.sleepingContactsDelta_ = deltaOf(in.sleepingContacts.manifolds, full->sleepingContacts_);
+    out.sleepingReportsDelta_ = deltaOf(in.sleepingContacts.reports, full->sleepingReports_);
+    out.base_ = full;
+    // A world that moved this much is kept whole: later snapshots differ less from it.
+    if (2 * (out.bytes() - sizeof(out)) > full->stateBytes()) return snapshot(full.get());
+    return out;
+}
+
 WorldSnapshot World::snapshot(const WorldSnapshot* previous) const {
+    WorldSnapshot out = snapshotWithoutState(previous);
+    out.motion_ = motionOf(bodies_);
+    const Internals& in = *internals_;
+    out.contacts_ = in.contacts.manifolds;
+    out.reports_ = in.contacts.reports;
+    out.sleepingContacts_ = in.sleepingContacts.manifolds;
+    out.sleepingReports_ = in.sleepingContacts.reports;
+    return out;
+}
+
+WorldSnapshot World::snapshotWithoutState(const WorldSnapshot* previous) const {
     WorldSnapshot out;
     if (previous != nullptr && previous->layout_ && previous->layout_->revision == layoutRevision_) {
         out.layout_ = previous->layout_;
@@ -43,24 +111,13 @@ WorldSnapshot World::snapshot(const WorldSnapshot* previous) const {
         out.layout_ = std::make_shared<const WorldSnapshot::Layout>(
             WorldSnapshot::Layout{bodies_, freeSlots_, liveBodies_, layoutRevision_});
     }
-    out.motion_.reserve(bodies_.size());
-    for (const Body& body : bodies_) {
-        out.motion_.push_back(BodyMotion{body.position, body.orientation, body.linearVelocity, body.angularVelocity,
-                                         body.rotation, body.inverseInertiaWorld, body.restTime, body.island,
-                                         body.asleep});
-    }
     out.settings_ = settings_;
     out.drag_ = drag_;
     out.stats_ = stats_;
     out.stepCount_ = stepCount_;
     out.lastRecovery_ = lastRecovery_;
     out.recoveryCount_ = recoveryCount_;
-    const Internals& in = *internals_;
-    out.contacts_ = in.contacts.manifolds;
-    out.reports_ = in.contacts.reports;
-    out.sleepingContacts_ = in.sleepingContacts.manifolds;
-    out.sleepingReports_ = in.sleepingContacts.reports;
-    out.impacts_ = in.stepImpacts;
+    out.impacts_ = internals_->stepImpacts;
     return out;
 }
 
@@ -72,18 +129,34 @@ void World::restore(const WorldSnapshot& snapshot) {
         liveBodies_ = layout.liveBodies;
         layoutRevision_ = layout.revision;
     }
+    Internals& in = *internals_;
+    std::vector<BodyMotion> decodedMotion;
+    const std::vector<BodyMotion>* motion = &snapshot.motion_;
+    if (const WorldSnapshot* full = snapshot.base_.get()) {
+        applyDelta(decodedMotion, full->motion_, snapshot.motionDelta_);
+        motion = &decodedMotion;
+        applyDelta(in.contacts.manifolds, full->contacts_, snapshot.contactsDelta_);
+        applyDelta(in.contacts.reports, full->reports_, snapshot.reportsDelta_);
+        applyDelta(in.sleepingContacts.manifolds, full->sleepingContacts_, snapshot.sleepingContactsDelta_);
+        applyDelta(in.sleepingContacts.reports, full->sleepingReports_, snapshot.sleepingReportsDelta_);
+    } else {
+        in.contacts.manifolds = snapshot.contacts_;
+        in.contacts.reports = snapshot.reports_;
+        in.sleepingContacts.manifolds = snapshot.sleepingContacts_;
+        in.sleepingContacts.reports = snapshot.sleepingReports_;
+    }
     for (size_t i = 0; i < bodies_.size(); ++i) {
-        const BodyMotion& motion = snapshot.motion_[i];
+        const BodyMotion& state = (*motion)[i];
         Body& body = bodies_[i];
-        body.position = motion.position;
-        body.orientation = motion.orientation;
-        body.linearVelocity = motion.linearVelocity;
-        body.angularVelocity = motion.angularVelocity;
-        body.rotation = motion.rotation;
-        body.inverseInertiaWorld = motion.inverseInertiaWorld;
-        body.restTime = motion.restTime;
-        body.island = motion.island;
-        body.asleep = motion.asleep;
+        body.position = state.position;
+        body.orientation = state.orientation;
+        body.linearVelocity = state.linearVelocity;
+        body.angularVelocity = state.angularVelocity;
+        body.rotation = state.rotation;
+        body.inverseInertiaWorld = state.inverseInertiaWorld;
+        body.restTime = state.restTime;
+        body.island = state.island;
+        body.asleep = state.asleep;
     }
     settings_ = snapshot.settings_;
     drag_ = snapshot.drag_;
@@ -91,11 +164,6 @@ void World::restore(const WorldSnapshot& snapshot) {
     stepCount_ = snapshot.stepCount_;
     lastRecovery_ = snapshot.lastRecovery_;
     recoveryCount_ = snapshot.recoveryCount_;
-    Internals& in = *internals_;
-    in.contacts.manifolds = snapshot.contacts_;
-    in.contacts.reports = snapshot.reports_;
-    in.sleepingContacts.manifolds = snapshot.sleepingContacts_;
-    in.sleepingContacts.reports = snapshot.sleepingReports_;
     in.stepImpacts = snapshot.impacts_;
     // The broadphase keeps the pairs of the bodies at its last call. Its answer does
     // not depend on them (broad_phase.h); starting fresh keeps determinism from resting on that.

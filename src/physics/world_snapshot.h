@@ -6,9 +6,12 @@
 // the step count) and what the panels show of the last step (its stats and
 // the contacts' reports), but none of the step's scratch. The bodies'
 // properties (shape, mass, materials, names, free slots) change only on an
-// edit, so consecutive snapshots share them.
+// edit, so consecutive snapshots share them. A snapshot may also be kept against
+// a full one of the same bodies and contacts (World::snapshotAgainst): then it
+// holds only the bytes of the motion and contacts that differ from that one's.
 #pragma once
 
+#include "physics/byte_delta.h"
 #include "physics/contact.h"
 #include "physics/world.h"
 
@@ -38,12 +41,19 @@ class WorldSnapshot {
 public:
     /// World::stepCount() of the world it was taken of.
     uint64_t stepCount() const { return stepCount_; }
-    /// Bytes it holds apart from the bodies' properties (which it may share).
+    /// Bytes it holds apart from the bodies' properties and its base (which it may share).
     size_t bytes() const;
+    /// Bytes of the bodies' motion and the contacts it stands for, as a full snapshot
+    /// holds them: what taking or restoring it reads.
+    size_t stateBytes() const;
+    /// The full snapshot it is kept against; null when it is full itself.
+    const std::shared_ptr<const WorldSnapshot>& base() const { return base_; }
     /// Bytes of the bodies' properties, shared with the snapshots of the same layout.
     size_t layoutBytes() const;
     /// Whether `other` holds the same bodies' properties (shared, counted once).
     bool sharesLayoutWith(const WorldSnapshot& other) const { return layout_ == other.layout_; }
+    /// Names the bodies' properties it holds: the same for the snapshots that share them.
+    const void* layoutId() const { return layout_.get(); }
 
 private:
     friend class World;
@@ -65,6 +75,10 @@ private:
     std::vector<ContactManifold> contacts_, sleepingContacts_;
     std::vector<ContactReport> reports_, sleepingReports_;
     std::vector<ContactPointInfo> impacts_;  ///< World::impacts() of the last step
+    // Set when kept against base_: the five arrays above are then empty, and each
+    // delta holds the bytes of its array that differ from the base's.
+    std::shared_ptr<const WorldSnapshot> base_;
+    ByteDelta motionDelta_, contactsDelta_, sleepingContactsDelta_, reportsDelta_, sleepingReportsDelta_;
 };
 
 }  // namespace impulse
