@@ -12,7 +12,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -44,33 +46,64 @@ Experiment& recorded() {
 
 void BM_Step(benchmark::State& state) {
     const bool recording = state.range(0) != 0;
-    const impulse::World& settled = recorded().world();
-    // Each repetition steps the same settled pile; keyframes go to a history of their own.
-    impulse::World world = settled;
-    impulse::app::RunHistory history;
-    double time = 0.0;
+    // Each repetition steps the same settled pile on from the recorded run's end,
+    // with a copy of its history (shared keyframes): what recording costs then.
+    impulse::World world = recorded().world();
+    impulse::app::RunHistory history = recorded().runHistory();
+    const double time = 0.0;
     for (auto _ : state) {
         world.step();
         if (recording) history.stepped(world, time);
     }
 }
-BENCHMARK(BM_Step)->ArgName("recording")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(120)->Repetitions(5);
+// Iterations: a multiple of the pile's keyframe spacing, so that each repetition takes the same keyframes.
+BENCHMARK(BM_Step)->ArgName("recording")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(128)->Repetitions(5);
+
+// What a keyframe costs when one is due: taking it (kept against the history's
+// latest full keyframe) and keeping it. Divided by spacing(), the recording's
+// cost a step, with a smaller spread than BM_Step's difference.
+void BM_Keyframe(benchmark::State& state) {
+    impulse::World world = recorded().world();
+    const impulse::app::RunHistory& recordedHistory = recorded().runHistory();
+    world.step();
+    for (auto _ : state) {
+        impulse::app::RunHistory history = recordedHistory;
+        history.keep(world, 0.0, false);
+        benchmark::DoNotOptimize(history.bytes());
+    }
+    state.counters["spacing"] = double(recordedHistory.spacing());
+}
+BENCHMARK(BM_Keyframe)->Unit(benchmark::kMillisecond)->Iterations(40)->Repetitions(5);
+
+double threadCpuMs() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
+}
 
 void BM_Seek(benchmark::State& state) {
     Experiment& experiment = recorded();
     const uint64_t end = experiment.runEnd();
-    uint64_t next = 1;
+    uint64_t next = uint64_t(state.range(0));
+    double slowest = 0.0;
     for (auto _ : state) {
         next = (next * 2654435761u + 12345u) % (end + 1);
+        const double start = threadCpuMs();
         experiment.seek(next);
+        slowest = std::max(slowest, threadCpuMs() - start);
     }
     const impulse::app::RunHistory& history = experiment.runHistory();
+    size_t full = 0;
+    for (const auto& keyframe : history.keyframes()) full += keyframe.world->base() ? 0 : 1;
+    state.counters["slowest_cpu_ms"] = slowest;
     state.counters["keyframes"] = double(history.keyframes().size());
+    state.counters["full"] = double(full);
     state.counters["spacing"] = double(history.spacing());
     state.counters["MiB"] = double(history.bytes()) / double(1 << 20);
     state.counters["seconds"] = double(end) * experiment.world().settings().timestep;
     experiment.seek(end);
 }
-BENCHMARK(BM_Seek)->Unit(benchmark::kMillisecond)->Iterations(20)->Repetitions(5);
+// Each repetition seeks to 40 other pseudo-random steps (the argument seeds them).
+BENCHMARK(BM_Seek)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(40)->Repetitions(5);
 
 }  // namespace

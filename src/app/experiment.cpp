@@ -425,6 +425,12 @@ void applyDragTargetsAt(const Run& run, World& world, uint64_t step) {
     for (auto it = first; it != last; ++it) world.setDragTarget(std::get<DragTargetInput>(it->input).target);
 }
 
+/// What a logged input holds: its entry, and its book's list of edit-history entries.
+size_t loggedBytes(const LoggedInput& input) {
+    if (!input.book) return sizeof(LoggedInput);
+    return sizeof(LoggedInput) + sizeof(EditBook) + input.book->history.size() * sizeof(EditHistory::value_type);
+}
+
 /// The recorded run's next step: its edits come from the keyframes they pinned.
 void replayStep(const Run& run, World& world, double& simulatedTime) {
     world.step();
@@ -459,12 +465,48 @@ void Experiment::branchAt(uint64_t step) {
     previousRuns_.push_back(run_);  // the keyframes' snapshots are shared, not copied
     previousRuns_.back().leftAt = step;
     if (previousRuns_.size() > kPreviousRunsKept) previousRuns_.erase(previousRuns_.begin());
-    while (!run_.inputs.empty() && run_.inputs.back().step > step) run_.inputs.pop_back();
+    while (!run_.inputs.empty() && run_.inputs.back().step > step) {
+        run_.inputBytes -= loggedBytes(run_.inputs.back());
+        run_.inputs.pop_back();
+    }
     run_.keyframes.dropAfter(step);
     observations_.forgetAfter(step);
     run_.end = step;
     ++branchCount_;
     setGhost(previousRuns_.size() - 1);
+    fitHistoryToBudget();
+}
+
+void Experiment::logInput(RunInput input, std::shared_ptr<const EditBook> book) {
+    run_.inputs.push_back(LoggedInput{shownStep(), std::move(input), std::move(book)});
+    run_.inputBytes += loggedBytes(run_.inputs.back());
+    fitHistoryToBudget();
+}
+
+size_t Experiment::historyBytes() const {
+    std::vector<const RunHistory*> histories{&run_.keyframes};
+    size_t inputs = run_.inputBytes;
+    for (const Run& run : previousRuns_) {
+        histories.push_back(&run.keyframes);
+        inputs += run.inputBytes;
+    }
+    return RunHistory::bytesOf(histories) + inputs;
+}
+
+void Experiment::setHistoryBudget(size_t bytes) {
+    historyBudget_ = bytes;
+    fitHistoryToBudget();
+}
+
+void Experiment::fitHistoryToBudget() {
+    for (Run& run : previousRuns_) run.keyframes.setBudget(historyBudget_ / (2 * kPreviousRunsKept));
+    run_.keyframes.setBudget(historyBudget_);
+    // A keyframe the run drops may stay in a previous run: then it is held elsewhere.
+    while (true) {
+        const size_t before = run_.keyframes.bytes();
+        run_.keyframes.setHeldElsewhere(historyBytes() - before);
+        if (run_.keyframes.bytes() == before) return;
+    }
 }
 
 Validation Experiment::input(RunInput input) {
@@ -497,8 +539,8 @@ Validation Experiment::input(RunInput input) {
         return std::nullopt;
     }
     if (inThePast) branchAt(shownStep());
-    run_.inputs.push_back(LoggedInput{shownStep(), std::move(input), std::make_shared<const EditBook>(currentBook())});
     run_.keyframes.keep(world_, simulatedTime_, true);
+    logInput(std::move(input), std::make_shared<const EditBook>(currentBook()));
     followGhost();
     return std::nullopt;
 }
@@ -511,7 +553,7 @@ void Experiment::setDragTarget(const vec3& target) {
         branchAt(shownStep());
     }
     world_.setDragTarget(target);
-    run_.inputs.push_back(LoggedInput{shownStep(), DragTargetInput{target}, nullptr});
+    logInput(DragTargetInput{target}, nullptr);
     followGhost();
 }
 
@@ -522,6 +564,7 @@ void Experiment::startRun() {
     run_.startBook = std::make_shared<const EditBook>(currentBook());
     previousRuns_.clear();  // runs of another world
     setGhost(std::nullopt);
+    fitHistoryToBudget();
     observations_.restart(world_);
 }
 
@@ -532,7 +575,7 @@ void Experiment::step() {
         world_.step();
         simulatedTime_ += world_.settings().timestep;
         run_.end = world_.stepCount();
-        run_.keyframes.stepped(world_, simulatedTime_);
+        if (run_.keyframes.stepped(world_, simulatedTime_)) fitHistoryToBudget();
         observations_.record(world_, simulatedTime_);
     }
     followGhost();
@@ -556,6 +599,7 @@ void Experiment::promoteGhost() {
     std::swap(run_, previousRuns_[*ghost_]);
     // The two part at the same step, whichever is shown.
     previousRuns_[*ghost_].leftAt = run_.leftAt;
+    fitHistoryToBudget();
     seekRun(run_, world_, simulatedTime_, shownStep());
     if (!world_.isValid(selected_)) selected_ = BodyId{};
     // The edit history goes with the run: the one it had at the step shown.

@@ -141,6 +141,7 @@ struct Run {
     std::vector<LoggedInput> inputs;  ///< ascending step
     RunHistory keyframes;
     uint64_t end = 0;  ///< last recorded step
+    size_t inputBytes = 0;  ///< what `inputs` holds (Experiment::historyBytes)
     std::shared_ptr<const EditBook> startBook;  ///< the edit history when it began
     /// Of a run in previousRuns(): the step at which the run that replaced it went its own way.
     uint64_t leftAt = 0;
@@ -198,8 +199,16 @@ public:
     /// Shows the run at `step` (clamped to the run): the world, its last step's stats
     /// and contacts as they were, from the keyframe before it and the logged inputs.
     void seek(uint64_t step);
-    /// The keyframes' memory budget (RunHistory::kDefaultBudgetBytes by default).
-    void setHistoryBudget(size_t bytes) { run_.keyframes.setBudget(bytes); }
+    /// The history's memory budget (RunHistory::kDefaultBudgetBytes by default): for
+    /// everything historyBytes() counts. The previous runs get at most a quarter of
+    /// it each (counting what they share with the run); the run's keyframes are
+    /// thinned to fit beside them.
+    void setHistoryBudget(size_t bytes);
+    /// Bytes the history holds: the keyframes of the run and of the previous runs
+    /// (each snapshot, full snapshot and set of body properties once, however many
+    /// runs share it) and each run's input log (its entries and their books' lists
+    /// of edit-history entries; the entries themselves are the undo history's).
+    size_t historyBytes() const;
 
     /// The runs that branches replaced, oldest first (the newest kPreviousRunsKept; a
     /// load or reset forgets them). A branch makes the run it replaced the ghost.
@@ -306,6 +315,11 @@ private:
     void followGhost();
     /// A new run starting with the world as it is now.
     void startRun();
+    /// Logs an input of the run at the shown step.
+    void logInput(RunInput input, std::shared_ptr<const EditBook> book);
+    /// Thins the keyframes until historyBytes() fits the budget (or only keyframes
+    /// that must stay are left).
+    void fitHistoryToBudget();
     /// Drops the oldest entries beyond kHistoryLimit and kExperimentsKeptLimit.
     void trimHistory();
     std::optional<size_t> undoIndex() const;
@@ -326,6 +340,7 @@ private:
     Observations observations_;
     Run run_;
     std::vector<Run> previousRuns_;
+    size_t historyBudget_ = RunHistory::kDefaultBudgetBytes;
     std::optional<size_t> ghost_;
     World ghostWorld_;
     double ghostTime_ = 0.0;

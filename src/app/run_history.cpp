@@ -4,11 +4,27 @@
 
 namespace impulse::app {
 
-size_t RunHistory::bytesOf(size_t index) const {
-    const WorldSnapshot& world = *keyframes_[index].world;
-    // The body properties are counted with the first keyframe that holds them.
-    const bool sharedWithPrevious = index > 0 && world.sharesLayoutWith(*keyframes_[index - 1].world);
-    return sizeof(Keyframe) + world.bytes() + (sharedWithPrevious ? 0 : world.layoutBytes());
+size_t RunHistory::bytesOf(const std::vector<const RunHistory*>& histories) {
+    std::vector<const WorldSnapshot*> worlds;
+    size_t total = 0;
+    for (const RunHistory* history : histories) {
+        total += history->keyframes_.size() * sizeof(Keyframe);
+        for (const Keyframe& keyframe : history->keyframes_) {
+            worlds.push_back(keyframe.world.get());
+            if (keyframe.world->base()) worlds.push_back(keyframe.world->base().get());
+        }
+    }
+    std::sort(worlds.begin(), worlds.end());
+    worlds.erase(std::unique(worlds.begin(), worlds.end()), worlds.end());
+    std::vector<std::pair<const void*, size_t>> layouts;
+    for (const WorldSnapshot* world : worlds) {
+        total += world->bytes();
+        layouts.emplace_back(world->layoutId(), world->layoutBytes());
+    }
+    std::sort(layouts.begin(), layouts.end());
+    layouts.erase(std::unique(layouts.begin(), layouts.end()), layouts.end());
+    for (const auto& layout : layouts) total += layout.second;
+    return total;
 }
 
 void RunHistory::clear() {
@@ -21,20 +37,19 @@ void RunHistory::keep(const World& world, double simulatedTime, bool pinned) {
     const uint64_t step = world.stepCount();
     if (!keyframes_.empty() && keyframes_.back().world->stepCount() == step) {
         pinned = pinned || keyframes_.back().pinned;
-        bytes_ -= bytesOf(keyframes_.size() - 1);
         keyframes_.pop_back();
     }
-    const WorldSnapshot* previous = keyframes_.empty() ? nullptr : keyframes_.back().world.get();
-    keyframes_.push_back(
-        Keyframe{std::make_shared<const WorldSnapshot>(world.snapshot(previous)), simulatedTime, pinned});
-    bytes_ += bytesOf(keyframes_.size() - 1);
+    const auto snapshot = keyframes_.empty() ? world.snapshot() : world.snapshotAgainst(keyframes_.back().world);
+    keyframes_.push_back(Keyframe{std::make_shared<const WorldSnapshot>(snapshot), simulatedTime, pinned});
+    bytes_ = bytesOf({this});
     thinToBudget();
 }
 
-void RunHistory::stepped(const World& world, double simulatedTime) {
-    if (world.stepCount() % spacing_ != 0) return;
+bool RunHistory::stepped(const World& world, double simulatedTime) {
+    if (world.stepCount() % spacing_ != 0) return false;
     keep(world, simulatedTime, false);
-    while (keyframes_.back().world->bytes() / spacing_ > kMaxBytesPerStep) spacing_ *= 2;
+    while (keyframes_.back().world->stateBytes() / spacing_ > kMaxStateBytesPerStep) spacing_ *= 2;
+    return true;
 }
 
 const RunHistory::Keyframe* RunHistory::atOrBefore(uint64_t step) const {
@@ -44,10 +59,8 @@ const RunHistory::Keyframe* RunHistory::atOrBefore(uint64_t step) const {
 }
 
 void RunHistory::dropAfter(uint64_t step) {
-    while (!keyframes_.empty() && keyframes_.back().world->stepCount() > step) {
-        bytes_ -= bytesOf(keyframes_.size() - 1);
-        keyframes_.pop_back();
-    }
+    while (!keyframes_.empty() && keyframes_.back().world->stepCount() > step) keyframes_.pop_back();
+    bytes_ = bytesOf({this});
 }
 
 void RunHistory::setBudget(size_t bytes) {
@@ -55,11 +68,16 @@ void RunHistory::setBudget(size_t bytes) {
     thinToBudget();
 }
 
+void RunHistory::setHeldElsewhere(size_t bytes) {
+    heldElsewhere_ = bytes;
+    thinToBudget();
+}
+
 void RunHistory::thinToBudget() {
     // The first keyframe (the run's start), the latest (where the run goes on) and
     // the pinned ones stay whatever the budget: they hold the run's inputs.
     const auto droppable = [&](size_t i) { return i > 0 && i + 1 < keyframes_.size() && !keyframes_[i].pinned; };
-    while (bytes_ > budget_) {
+    while (bytes_ + heldElsewhere_ > budget_) {
         bool any = false;
         for (size_t i = 0; i < keyframes_.size() && !any; ++i) any = droppable(i);
         if (!any) return;
@@ -72,8 +90,7 @@ void RunHistory::thinToBudget() {
             }
         }
         keyframes_ = std::move(kept);
-        bytes_ = 0;
-        for (size_t i = 0; i < keyframes_.size(); ++i) bytes_ += bytesOf(i);
+        bytes_ = bytesOf({this});
     }
 }
 

@@ -5,6 +5,8 @@
 // than the drag's target came are pinned: a re-run never crosses an edit, so
 // it needs only the drag targets. The others are taken every `spacing()` steps,
 // and when the budget is full every other one goes and the spacing doubles.
+// A keyframe is kept against an earlier full one (WorldSnapshot::base): a
+// resting pile's keyframe is then about a seventh of its full size.
 #pragma once
 
 #include "physics/world_snapshot.h"
@@ -20,13 +22,16 @@ class RunHistory {
 public:
     static constexpr size_t kDefaultBudgetBytes = size_t(256) << 20;
     /// Spacing of the unpinned keyframes while the budget allows it: a seek
-    /// re-runs fewer steps than this.
-    static constexpr uint64_t kFirstSpacing = 4;
-    /// Most bytes of keyframe a step costs on average: a larger world's keyframes
-    /// are spaced wider. A snapshot's copy costs about 3 ms per MB here, against a
-    /// settled pile1000's 1.8 ms step (1.65 MB a keyframe): this keeps recording
-    /// under 5 % of its step (bench/micro/bench_history.cpp, docs/app.md).
-    static constexpr size_t kMaxBytesPerStep = size_t(32) << 10;
+    /// re-runs fewer steps than this. Wider spacings double it (3, 6, 12, 24, ...):
+    /// 5 minutes of a settled pile1000 fit the default budget at 24 steps, where
+    /// 32 would be the next step from 4 (a seek re-running a third more).
+    static constexpr uint64_t kFirstSpacing = 3;
+    /// Most bytes of world state (WorldSnapshot::stateBytes: what taking a keyframe
+    /// reads) a step reads for keyframes on average: a larger world's keyframes are
+    /// spaced wider. Measured on a settled pile1000 (1.7 MB of state, a 1.9 ms step),
+    /// this keeps recording under 5 % of its step (bench/micro/bench_history.cpp,
+    /// docs/app.md).
+    static constexpr size_t kMaxStateBytesPerStep = size_t(128) << 10;
 
     struct Keyframe {
         /// Shared with the runs a branch made of this one.
@@ -41,8 +46,9 @@ public:
     /// keyframe of the same step. `pinned` for a step where an input came.
     void keep(const World& world, double simulatedTime, bool pinned);
     /// After a step of the run: keeps the world if a keyframe is due, and widens the
-    /// spacing while that keyframe costs more than kMaxBytesPerStep a step.
-    void stepped(const World& world, double simulatedTime);
+    /// spacing while that keyframe reads more than kMaxStateBytesPerStep a step.
+    /// Whether it kept one.
+    bool stepped(const World& world, double simulatedTime);
     /// The latest keyframe at or before `step`; null when there is none.
     const Keyframe* atOrBefore(uint64_t step) const;
     /// Drops the keyframes after `step` (a branch replaces that part of the run).
@@ -50,21 +56,29 @@ public:
 
     const std::vector<Keyframe>& keyframes() const { return keyframes_; }
     uint64_t spacing() const { return spacing_; }
-    /// Bytes held: the snapshots (also those shared with another run), and each
-    /// distinct set of body properties once.
+    /// Bytes held: the keyframes, their snapshots and the full ones these are kept
+    /// against (also those shared with another run), and each distinct set of body
+    /// properties, each once.
     size_t bytes() const { return bytes_; }
     size_t budget() const { return budget_; }
     /// Thins the keyframes at once if they exceed the new budget.
     void setBudget(size_t bytes);
+    /// Bytes the budget also pays for outside these keyframes (the run's input log,
+    /// what only the previous runs hold: Experiment::historyBytes); thins the
+    /// keyframes at once if they no longer fit beside them.
+    void setHeldElsewhere(size_t bytes);
+    /// Bytes the histories hold together: each keyframe, and each snapshot, full
+    /// snapshot kept against and set of body properties once, however many share it.
+    static size_t bytesOf(const std::vector<const RunHistory*>& histories);
 
 private:
     void thinToBudget();
-    size_t bytesOf(size_t index) const;
 
     std::vector<Keyframe> keyframes_;  // ascending step
     uint64_t spacing_ = kFirstSpacing;
     size_t budget_ = kDefaultBudgetBytes;
     size_t bytes_ = 0;
+    size_t heldElsewhere_ = 0;
 };
 
 }  // namespace impulse::app

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -147,7 +149,7 @@ TEST(ExperimentRun, HistoryStaysWithinItsBudget) {
     for (uint64_t step = 0; step < 600; ++step) {
         experiment.step();
         worlds.push_back(experiment.world());
-        ASSERT_LE(experiment.runHistory().bytes(), budget) << "at step " << step;
+        ASSERT_LE(experiment.historyBytes(), budget) << "at step " << step;
     }
     EXPECT_GE(experiment.runHistory().spacing(), 32u);
     EXPECT_GE(experiment.runHistory().keyframes().size(), 8u);
@@ -155,11 +157,78 @@ TEST(ExperimentRun, HistoryStaysWithinItsBudget) {
     expectShows(experiment, worlds[598]);
 }
 
+/// What the history holds, summed here from what its runs keep: each keyframe entry,
+/// each distinct snapshot (and full snapshot one is kept against), each distinct set
+/// of body properties, and every run's input log.
+size_t sumOfWhatIsKept(const Experiment& experiment) {
+    std::vector<const Run*> runs{&experiment.run()};
+    for (const Run& run : experiment.previousRuns()) runs.push_back(&run);
+    std::set<const WorldSnapshot*> snapshots;
+    std::map<const void*, size_t> layouts;
+    size_t total = 0;
+    for (const Run* run : runs) {
+        for (const RunHistory::Keyframe& keyframe : run->keyframes.keyframes()) {
+            total += sizeof(keyframe);
+            snapshots.insert(keyframe.world.get());
+            if (keyframe.world->base()) snapshots.insert(keyframe.world->base().get());
+        }
+        for (const LoggedInput& input : run->inputs) {
+            total += sizeof(input);
+            if (input.book) total += sizeof(*input.book) + input.book->history.size() * sizeof(input.book->history[0]);
+        }
+    }
+    for (const WorldSnapshot* snapshot : snapshots) {
+        total += snapshot->bytes();
+        layouts[snapshot->layoutId()] = snapshot->layoutBytes();
+    }
+    for (const auto& [layout, bytes] : layouts) total += bytes;
+    return total;
+}
+
+// The budget pays for everything the history keeps: filled with a run, two previous
+// runs and their inputs, it holds, and its count is the sum of what is kept.
+TEST(ExperimentRun, TheBudgetCountsEverythingTheHistoryKeeps) {
+    Experiment experiment;
+    record(experiment, 200);
+    for (uint64_t branch : {170u, 150u}) {
+        experiment.seek(branch);
+        BodyDef def = experiment.world().bodyDef(firstDynamic(experiment.world()));
+        def.restitution = 0.5f;
+        ASSERT_FALSE(experiment.apply(SetBody{firstDynamic(experiment.world()), def}));
+        for (int i = 0; i < 60; ++i) experiment.step();
+    }
+    ASSERT_EQ(experiment.previousRuns().size(), 2u);
+    EXPECT_EQ(experiment.historyBytes(), sumOfWhatIsKept(experiment));
+    EXPECT_GT(experiment.historyBytes(), RunHistory::bytesOf({&experiment.runHistory()}) + 200 * sizeof(LoggedInput))
+        << "the previous runs' own keyframes and the input logs count";
+
+    const size_t budget = experiment.historyBytes() / 2;
+    experiment.setHistoryBudget(budget);
+    for (const app::Run& run : experiment.previousRuns()) {
+        // A quarter each, or only the keyframes that must stay: the first, the last and the pinned.
+        const auto& kept = run.keyframes.keyframes();
+        const auto droppable = std::count_if(kept.begin() + 1, kept.end() - 1, [](const auto& k) { return !k.pinned; });
+        EXPECT_TRUE(run.keyframes.bytes() <= budget / 4 || droppable == 0) << droppable << " could go";
+    }
+    std::vector<World> worlds;
+    for (int i = 0; i < 300; ++i) {
+        experiment.step();
+        worlds.push_back(experiment.world());
+        ASSERT_LE(experiment.historyBytes(), budget) << "at step " << experiment.shownStep();
+    }
+    EXPECT_EQ(experiment.historyBytes(), sumOfWhatIsKept(experiment));
+    // Thinned, the run still shows its steps as they were.
+    for (size_t i = 0; i < worlds.size(); i += 7) {
+        experiment.seek(worlds[i].stepCount());
+        expectShows(experiment, worlds[i]);
+    }
+}
+
 // Recording's cost follows the keyframes' bytes: a larger world is kept less
 // often, however large the budget.
 TEST(ExperimentRun, LargerWorldsAreKeptLessOften) {
     World world;
-    for (int i = 0; i < 1500; ++i) {
+    for (int i = 0; i < 3000; ++i) {
         BodyDef ball;
         ball.shape = Shape::sphere(0.1f);
         ball.position = vec3(float(i % 60), 100.0f, float(i / 60));  // apart, falling: no contacts
@@ -171,10 +240,10 @@ TEST(ExperimentRun, LargerWorldsAreKeptLessOften) {
         world.step();
         history.stepped(world, 0.0);
     }
-    const size_t keyframeBytes = history.keyframes().back().world->bytes();
-    EXPECT_GT(keyframeBytes, RunHistory::kFirstSpacing * RunHistory::kMaxBytesPerStep);
-    EXPECT_LE(keyframeBytes / history.spacing(), RunHistory::kMaxBytesPerStep);
-    EXPECT_GT(keyframeBytes / (history.spacing() / 2), RunHistory::kMaxBytesPerStep) << "no wider than needed";
+    const size_t keyframeBytes = history.keyframes().back().world->stateBytes();
+    EXPECT_GT(keyframeBytes, RunHistory::kFirstSpacing * RunHistory::kMaxStateBytesPerStep);
+    EXPECT_LE(keyframeBytes / history.spacing(), RunHistory::kMaxStateBytesPerStep);
+    EXPECT_GT(keyframeBytes / (history.spacing() / 2), RunHistory::kMaxStateBytesPerStep) << "no wider than needed";
 }
 
 TEST(ExperimentRun, AnInputAtAnEarlierStepContinuesFromThereAsANewRun) {
