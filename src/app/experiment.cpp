@@ -445,12 +445,16 @@ void replayStep(const Run& run, World& world, double& simulatedTime) {
 }
 
 /// `world` as the run had it at `step` (within the run): the keyframe before it and the steps since.
-void seekRun(const Run& run, World& world, double& simulatedTime, uint64_t step) {
+/// `worldShowsRun`: `world` is the run's at its step already; when that lies between the
+/// keyframe and `step` (scrubbing forward), the steps go on from it instead.
+void seekRun(const Run& run, World& world, double& simulatedTime, uint64_t step, bool worldShowsRun) {
     step = std::clamp(step, run.start(), run.end);
     const RunHistory::Keyframe& keyframe = *run.keyframes.atOrBefore(step);
-    world.restore(*keyframe.world);
-    simulatedTime = keyframe.simulatedTime;
-    applyDragTargetsAt(run, world, world.stepCount());
+    if (!worldShowsRun || world.stepCount() < keyframe.world->stepCount() || world.stepCount() > step) {
+        world.restore(*keyframe.world);
+        simulatedTime = keyframe.simulatedTime;
+        applyDragTargetsAt(run, world, world.stepCount());
+    }
     while (world.stepCount() < step) replayStep(run, world, simulatedTime);
 }
 
@@ -582,7 +586,7 @@ void Experiment::step() {
 }
 
 void Experiment::seek(uint64_t step) {
-    seekRun(run_, world_, simulatedTime_, step);
+    seekRun(run_, world_, simulatedTime_, step, true);
     if (!world_.isValid(selected_)) selected_ = BodyId{};
     followGhost();
 }
@@ -600,7 +604,7 @@ void Experiment::promoteGhost() {
     // The two part at the same step, whichever is shown.
     previousRuns_[*ghost_].leftAt = run_.leftAt;
     fitHistoryToBudget();
-    seekRun(run_, world_, simulatedTime_, shownStep());
+    seekRun(run_, world_, simulatedTime_, shownStep(), false);  // the world shown is the other run's
     if (!world_.isValid(selected_)) selected_ = BodyId{};
     // The edit history goes with the run: the one it had at the step shown.
     useBook(bookAt(shownStep()));
@@ -615,7 +619,7 @@ void Experiment::followGhost() {
     if (ghostFollowing_ && ghostWorld_.stepCount() + 1 == step) {
         replayStep(ghost, ghostWorld_, ghostTime_);
     } else if (!ghostFollowing_ || ghostWorld_.stepCount() != step) {
-        seekRun(ghost, ghostWorld_, ghostTime_, step);
+        seekRun(ghost, ghostWorld_, ghostTime_, step, ghostFollowing_);
     }
     ghostFollowing_ = true;
     if (divergenceSeries_.empty() || divergenceSeries_.back().step < shownStep()) {

@@ -197,7 +197,8 @@ public:
     uint64_t runEnd() const { return run_.end; }
     uint64_t shownStep() const { return world_.stepCount(); }
     /// Shows the run at `step` (clamped to the run): the world, its last step's stats
-    /// and contacts as they were, from the keyframe before it and the logged inputs.
+    /// and contacts as they were, from the keyframe before it and the logged inputs
+    /// (or from the step shown, when that lies between them: scrubbing forward).
     void seek(uint64_t step);
     /// The history's memory budget (RunHistory::kDefaultBudgetBytes by default): for
     /// everything historyBytes() counts. The previous runs get at most a quarter of
