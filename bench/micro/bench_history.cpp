@@ -6,7 +6,10 @@
 //   BM_Step/recording:0|1  one step of the settled pile, without and with what
 //                          Experiment::step adds to it (RunHistory::stepped: a
 //                          keyframe every spacing() steps).
-//   BM_Seek                 a seek to a pseudo-random step of the whole history.
+//   BM_Keyframe             taking and keeping one keyframe of the settled pile.
+//   BM_Seek                 a seek to a pseudo-random step of the whole history
+//                           (and the slowest of them, CPU time, as a counter).
+//   BM_ScrubForward         a seek to the next step, from the one shown.
 // The history's figures (keyframes, spacing, MiB, seconds) are printed as counters.
 #include "app/experiment.h"
 
@@ -99,11 +102,21 @@ void BM_Seek(benchmark::State& state) {
     state.counters["keyframes"] = double(history.keyframes().size());
     state.counters["full"] = double(full);
     state.counters["spacing"] = double(history.spacing());
-    state.counters["MiB"] = double(history.bytes()) / double(1 << 20);
+    state.counters["MiB"] = double(experiment.historyBytes()) / double(1 << 20);
     state.counters["seconds"] = double(end) * experiment.world().settings().timestep;
     experiment.seek(end);
 }
 // Each repetition seeks to 40 other pseudo-random steps (the argument seeds them).
 BENCHMARK(BM_Seek)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(40)->Repetitions(5);
+
+// Scrubbing forward a step at a time from the middle of the history: each seek goes
+// on from the step shown (one step's cost) instead of from the keyframe before it.
+void BM_ScrubForward(benchmark::State& state) {
+    Experiment& experiment = recorded();
+    experiment.seek(experiment.runEnd() / 2 + 1);
+    for (auto _ : state) experiment.seek(experiment.shownStep() + 1);
+    experiment.seek(experiment.runEnd());
+}
+BENCHMARK(BM_ScrubForward)->Unit(benchmark::kMillisecond)->Iterations(48)->Repetitions(5);
 
 }  // namespace
