@@ -487,7 +487,7 @@ void Experiment::logInput(RunInput input, std::shared_ptr<const EditBook> book) 
     fitHistoryToBudget();
 }
 
-size_t Experiment::historyBytes() const {
+size_t Experiment::countHistoryBytes() const {
     std::vector<const RunHistory*> histories{&run_.keyframes};
     size_t inputs = run_.inputBytes;
     for (const Run& run : previousRuns_) {
@@ -508,7 +508,8 @@ void Experiment::fitHistoryToBudget() {
     // A keyframe the run drops may stay in a previous run: then it is held elsewhere.
     while (true) {
         const size_t before = run_.keyframes.bytes();
-        run_.keyframes.setHeldElsewhere(historyBytes() - before);
+        historyBytes_ = countHistoryBytes();
+        run_.keyframes.setHeldElsewhere(historyBytes_ - before);
         if (run_.keyframes.bytes() == before) return;
     }
 }

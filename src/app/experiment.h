@@ -209,7 +209,7 @@ public:
     /// (each snapshot, full snapshot and set of body properties once, however many
     /// runs share it) and each run's input log (its entries and their books' lists
     /// of edit-history entries; the entries themselves are the undo history's).
-    size_t historyBytes() const;
+    size_t historyBytes() const { return historyBytes_; }
 
     /// The runs that branches replaced, oldest first (the newest kPreviousRunsKept; a
     /// load or reset forgets them). A branch makes the run it replaced the ghost.
@@ -321,6 +321,8 @@ private:
     /// Thins the keyframes until historyBytes() fits the budget (or only keyframes
     /// that must stay are left).
     void fitHistoryToBudget();
+    /// historyBytes() counted anew (fitHistoryToBudget keeps it after every change).
+    size_t countHistoryBytes() const;
     /// Drops the oldest entries beyond kHistoryLimit and kExperimentsKeptLimit.
     void trimHistory();
     std::optional<size_t> undoIndex() const;
@@ -342,6 +344,7 @@ private:
     Run run_;
     std::vector<Run> previousRuns_;
     size_t historyBudget_ = RunHistory::kDefaultBudgetBytes;
+    size_t historyBytes_ = 0;
     std::optional<size_t> ghost_;
     World ghostWorld_;
     double ghostTime_ = 0.0;

@@ -116,7 +116,8 @@ void TimelinePanel::draw(const app::Experiment& experiment, const Rect& rect, fl
     const app::RunHistory& history = experiment.runHistory();
     const double seconds = static_cast<double>(end - start) * static_cast<double>(experiment.world().settings().timestep);
     char label[96];
-    std::snprintf(label, sizeof label, "%.1f s of history, %.0f MiB###history", seconds, mib(history.bytes()));
+    std::snprintf(label, sizeof label, "%.1f s of history, %.0f MiB###history", seconds,
+                  mib(experiment.historyBytes()));
     ImGui::SameLine(0.0f, 10.0f * textScale);
     if (ImGui::SmallButton(label)) {
         budgetMiB_ = static_cast<int>(history.budget() >> 20);
@@ -139,7 +140,8 @@ void TimelinePanel::draw(const app::Experiment& experiment, const Rect& rect, fl
 void TimelinePanel::historyPopup(const app::Experiment& experiment, TimelineRequests& requests) {
     if (!ImGui::BeginPopup("history budget")) return;
     ImGui::Text("Every step of the run is kept: keyframes, and the steps between them run again.");
-    ImGui::Text("The budget bounds the keyframes' memory; when full, every other one goes.");
+    ImGui::Text("The budget bounds the history's memory (keyframes, inputs, previous runs);");
+    ImGui::Text("when full, every other keyframe goes.");
     ImGui::SetNextItemWidth(120.0f);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type the budget at once
     const bool entered = ImGui::InputInt("history budget (MiB)", &budgetMiB_, 16, 256,
