@@ -861,6 +861,19 @@ bool App::processRequests(const ui::PanelRequests& requests) {
     }
     if (!requests.save.empty()) save(requests.save, requests.confirmed, false);
     if (!requests.saveRecording.empty()) save(requests.saveRecording, requests.confirmed, true);
+    if (!requests.exportRun.empty()) {
+        const std::string refused = runCsv_.start(experiment_, requests.exportRun);
+        panels_.setExportMessage(refused.empty() ? "exporting the run to " + requests.exportRun : refused,
+                                 !refused.empty());
+    }
+    if (runCsv_.running()) {
+        panels_.setExportMessage("exporting the run: step " + std::to_string(runCsv_.stepsWritten()) + " of " +
+                                     std::to_string(runCsv_.steps()),
+                                 false);
+    }
+    if (const std::optional<RunCsvExport::Outcome> outcome = runCsv_.takeOutcome()) {
+        panels_.setExportMessage(outcome->message, outcome->isError);
+    }
     if (requests.reset) {
         const bool hadUnsavedEdits = experiment_.hasUnsavedEdits();
         experiment_.apply(ResetScene{});

@@ -20,6 +20,7 @@
 #include "app/settings.h"
 #include "app/sim_clock.h"
 #include "app/timeline.h"
+#include "app/run_csv.h"
 #include "app/video.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
@@ -126,6 +127,7 @@ private:
     Frame frame_;
     FixedStepClock clock_;
     VideoRecorder video_;
+    RunCsvExport runCsv_;  // the Plots tab's "export run", written on its own thread
     // While recording, each frame steps a video frame of simulated time instead of the
     // wall time (VideoFrameClock); set for the frame before its steps start.
     VideoFrameClock videoClock_{VideoRecorder::kFramesPerSecond};

@@ -8,6 +8,7 @@
 #include "app/recording.h"
 #include "physics/world.h"
 #include "scene/scene.h"
+#include "scene/state_csv.h"
 #include "cli/summary_format.h"
 
 #include <nlohmann/json.hpp>
@@ -199,39 +200,6 @@ std::optional<Options> parseArguments(int argc, char** argv) {
     return options;
 }
 
-// RFC 4180 quoting for names that contain a separator, a quote or a line break.
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) {
-        if (c == '"') quoted += '"';
-        quoted += c;
-    }
-    return quoted + "\"";
-}
-
-// Nine significant digits read back as the same float.
-void printFloat(std::FILE* out, float x) {
-    std::fprintf(out, ",%.9g", static_cast<double>(x));
-}
-
-void writeRows(std::FILE* out, const World& world, const std::vector<BodyId>& ids,
-               const std::vector<std::string>& names, long long step, double time) {
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        const impulse::Body& b = world.body(ids[i]);
-        std::fprintf(out, "%lld,%.9g,%s", step, time, names[i].c_str());
-        for (int k = 0; k < 3; ++k) printFloat(out, b.position[k]);
-        printFloat(out, b.orientation.w);
-        printFloat(out, b.orientation.x);
-        printFloat(out, b.orientation.y);
-        printFloat(out, b.orientation.z);
-        for (int k = 0; k < 3; ++k) printFloat(out, b.linearVelocity[k]);
-        for (int k = 0; k < 3; ++k) printFloat(out, b.angularVelocity[k]);
-        std::fputc('\n', out);
-    }
-}
-
-
 ordered_json vec(const impulse::vec3& v) {
     return ordered_json::array({shortest(v.x), shortest(v.y), shortest(v.z)});
 }
@@ -287,12 +255,12 @@ public:
             std::fprintf(stderr, "impulse-sim: --csv: cannot create '%s': %s\n", path.c_str(), std::strerror(errno));
             return false;
         }
-        std::fputs("step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", file_);
+        std::fputs(impulse::scene::kStateCsvHeader, file_);
         return true;
     }
     void rows(const World& world, const std::vector<BodyId>& ids, const std::vector<std::string>& names,
               long long step, double time) {
-        if (file_ != nullptr) writeRows(file_, world, ids, names, step, time);
+        if (file_ != nullptr) impulse::scene::writeStateCsvRows(file_, world, ids, names, step, time);
     }
     // An input refused during a replay is invalid input: nothing is left written.
     void discard() {
@@ -315,13 +283,6 @@ private:
     std::FILE* file_ = nullptr;
     std::string path_;
 };
-
-std::vector<std::string> csvNames(const World& world, const std::vector<BodyId>& ids) {
-    std::vector<std::string> names;
-    names.reserve(ids.size());
-    for (BodyId id : ids) names.push_back(csvField(world.body(id).name));
-    return names;
-}
 
 // The world rolls a non-finite step back (so an interactive session survives);
 // for a batch run it is still an internal failure. True when it happened.
@@ -366,7 +327,7 @@ int run(const Options& options) {
 
     const float dt = world.settings().timestep;
     const std::vector<BodyId> ids = world.bodyIds();
-    const std::vector<std::string> names = csvNames(world, ids);
+    const std::vector<std::string> names = impulse::scene::stateCsvNames(world, ids);
 
     CsvFile csv;
     if (!options.csvPath.empty()) {
@@ -424,7 +385,7 @@ int replay(const Options& options) {
         }
         if (step % options.every == 0 || step == steps) {
             const std::vector<BodyId> ids = world.bodyIds();
-            csv.rows(world, ids, csvNames(world, ids), step, experiment.simulatedTime());
+            csv.rows(world, ids, impulse::scene::stateCsvNames(world, ids), step, experiment.simulatedTime());
         }
         stepStart = Clock::now();
         return true;

@@ -116,6 +116,12 @@ const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log, uint64_t s
     return clicked;
 }
 
+std::optional<std::string> PlotsTab::takeRunExport() {
+    std::optional<std::string> path = std::move(runExport_);
+    runExport_.reset();
+    return path;
+}
+
 std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app::PlotSamples& plots,
                                        uint64_t shownStep, float textScale) {
     std::optional<uint64_t> seek;
@@ -221,16 +227,21 @@ std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app:
         ImGui::TextColored(kDimColor, "t %.2f s .. %.2f s", times[first], times[last - 1]);
     }
 
-    // Export: every sample kept, not just the window.
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 90.0f * textScale);
+    // Export: every sample kept, not just the window; or every body at every step of the run.
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 170.0f * textScale);
     ImGui::InputText("##csv", &csvPath_);
-    hoverHelp("File to write the plotted series to (every sample kept, not only the window).");
+    hoverHelp("File to write to: the plotted series (every sample kept, not only the window), or the whole run.");
     ImGui::SameLine();
     if (ImGui::Button("export CSV")) {
         const std::string error = plots.writeCsv(csvPath_);
         messageIsError_ = !error.empty();
         message_ = error.empty() ? "wrote " + csvPath_ : error;
     }
+    hoverHelp("The plotted series, one column each.");
+    ImGui::SameLine();
+    if (ImGui::Button("export run")) runExport_ = csvPath_;
+    hoverHelp("Every body at every step of the run, in impulse-sim's CSV columns\n"
+              "(step,time,body,px..wz: the rows of impulse-sim --replay of the run).");
     if (!message_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? kErrorColor : kOkColor);
         ImGui::TextWrapped("%s", message_.c_str());

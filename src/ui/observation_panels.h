@@ -38,6 +38,15 @@ public:
     std::optional<uint64_t> draw(const World& world, BodyId selected, app::PlotSamples& plots, uint64_t shownStep,
                                  float textScale);
 
+    /// The file "export run" asked for this frame (the whole run in impulse-sim's columns,
+    /// which the app writes), once.
+    std::optional<std::string> takeRunExport();
+    /// The line under the export buttons (the run export's progress and outcome).
+    void setMessage(const std::string& message, bool isError) {
+        message_ = message;
+        messageIsError_ = isError;
+    }
+
 private:
     BodyId body_;          ///< whose quantity "plot it" adds
     BodyId lastSelected_;  ///< the selection body_ last followed
@@ -46,6 +55,7 @@ private:
     std::string csvPath_ = "plots.csv";
     std::string message_;
     bool messageIsError_ = false;
+    std::optional<std::string> runExport_;
 };
 
 }  // namespace impulse::ui

@@ -723,6 +723,7 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
                                                                 layout_.textScale)) {
             requests.seek = step;
         }
+        if (std::optional<std::string> path = plotsTab_.takeRunExport()) requests.exportRun = std::move(*path);
         ImGui::End();
         return;
     }

@@ -52,6 +52,7 @@ struct PanelRequests {
     std::string open;  ///< scene file to load
     std::string save;  ///< scene file to write
     std::string saveRecording;  ///< recording file to write with the run
+    std::string exportRun;      ///< CSV file to write the whole run to (impulse-sim's columns)
     bool reset = false;
     bool spawnBox = false, spawnSphere = false, shoot = false;
     bool deleteSelection = false;
@@ -107,6 +108,8 @@ public:
     void setVideoStatus(app::VideoStatus status) { video_ = std::move(status); }
     /// Result of the last open/save, shown in the Scene panel.
     void setMessage(const std::string& message, bool isError);
+    /// The Plots tab's line under its export buttons.
+    void setExportMessage(const std::string& message, bool isError) { plotsTab_.setMessage(message, isError); }
     /// Path shown in the Scene panel's text field.
     void setScenePath(const std::string& path) { scenePath_ = path; }
     const std::string& scenePathField() const { return scenePath_; }
