@@ -658,7 +658,7 @@ void App::handleEvent(const SDL_Event& event, ui::PanelRequests& requests) {
             break;
         case SDL_KEYUP:  // the step keys repeat while held (applyTimeline), whoever has the keyboard
             if (event.key.keysym.sym == SDLK_COMMA) stepBackKey_ = false;
-            if (event.key.keysym.sym == SDLK_PERIOD) stepForwardKey_ = false;
+            if (event.key.keysym.sym == SDLK_PERIOD || event.key.keysym.sym == SDLK_s) stepForwardKey_ = false;
             break;
         case SDL_MOUSEBUTTONDOWN:
         case SDL_MOUSEBUTTONUP:
@@ -674,11 +674,10 @@ void App::handleEvent(const SDL_Event& event, ui::PanelRequests& requests) {
 void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
     const bool ctrl = (key.keysym.mod & KMOD_CTRL) != 0;
     const bool shift = (key.keysym.mod & KMOD_SHIFT) != 0;
-    // A held key repeats about 30 times a second: a step or an undo may go on while it is
-    // held, but an action (reset, spawn, shoot, pause, delete) happens once a press. The
-    // timeline's step keys (, .) repeat at their own rate instead (see applyTimeline).
-    const bool repeatsWhileHeld = ctrl ? key.keysym.sym == SDLK_z || key.keysym.sym == SDLK_y
-                                       : key.keysym.sym == SDLK_s;
+    // A held key repeats about 30 times a second: an undo may go on while it is held, but
+    // an action (reset, spawn, shoot, pause, delete) happens once a press. The step keys
+    // (, . S) repeat at the timeline's own rate instead (see applyTimeline).
+    const bool repeatsWhileHeld = ctrl && (key.keysym.sym == SDLK_z || key.keysym.sym == SDLK_y);
     if (key.repeat && !repeatsWhileHeld) return;
     if (ctrl) {
         switch (key.keysym.sym) {
@@ -711,13 +710,10 @@ void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
             timeline_.backward = shift;
             break;
         case SDLK_s:
-            sim_.paused = true;
-            sim_.stepOnce = true;
-            break;
         case SDLK_PERIOD:
         case SDLK_COMMA:
-            (key.keysym.sym == SDLK_PERIOD ? stepForwardKey_ : stepBackKey_) = true;
-            (key.keysym.sym == SDLK_PERIOD ? stepForwardPressed_ : stepBackPressed_) = true;
+            (key.keysym.sym == SDLK_COMMA ? stepBackKey_ : stepForwardKey_) = true;
+            (key.keysym.sym == SDLK_COMMA ? stepBackPressed_ : stepForwardPressed_) = true;
             break;
         case SDLK_HOME:
             requests.seek = experiment_.runStart();
