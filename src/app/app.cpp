@@ -173,12 +173,18 @@ bool App::openWindow() {
         std::fprintf(stderr, "impulse-lab: %s\n", error.c_str());
         return false;
     }
-    // One line a bug report can quote: which GL drew (llvmpipe or a GPU) and whether
-    // the swap waits for the display (Xvfb has no vsync: the loop caps the rate at 60 Hz).
+    // One line a bug report can quote: which GL drew (llvmpipe or a GPU), the render
+    // tier and why, and whether the swap waits for the display (Xvfb has no vsync: the
+    // loop caps the rate at 60 Hz).
     const render::GlInfo& gl = frame_.glInfo();
     frameInfo_.glRenderer = gl.renderer;
-    std::printf("impulse-lab: OpenGL %s on %s (%s), vsync %s%s\n", gl.version.c_str(), gl.renderer.c_str(),
-                gl.vendor.c_str(), vsync ? "on" : "unavailable", gl.debugOutput ? ", GL debug output on" : "");
+    const render::RenderTier tier = options_.renderTier.value_or(render::tierForRenderer(gl.renderer));
+    frame_.setTier(render::tierSettings(tier));
+    frameInfo_.renderTier = tier;
+    std::printf("impulse-lab: OpenGL %s on %s (%s), render tier %s (%s), vsync %s%s\n", gl.version.c_str(),
+                gl.renderer.c_str(), gl.vendor.c_str(), render::tierName(tier),
+                options_.renderTier ? "--render-tier" : "from GL_RENDERER", vsync ? "on" : "unavailable",
+                gl.debugOutput ? ", GL debug output on" : "");
     std::fflush(stdout);
 
     IMGUI_CHECKVERSION();

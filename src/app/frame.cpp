@@ -230,6 +230,7 @@ void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::Debug
 
 render::RenderOptions Frame::renderOptions(const glm::vec3& focus, const ui::DebugView& view, ui::ShadowCut cut) const {
     render::RenderOptions ro;
+    ro.tier = tier_;
     ro.shadows = view.shadows && cut != ui::ShadowCut::all;
     ro.bodiesReceiveShadows = cut == ui::ShadowCut::none;
     // The shadow map covers the moving bodies (and the camera's focus).

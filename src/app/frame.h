@@ -29,6 +29,9 @@ public:
     /// Needs the current GL context.
     bool init(const std::string& shaderDir, std::string& error);
     const render::GlInfo& glInfo() const { return renderer_->glInfo(); }
+    /// The render tier's settings the 3D pass draws with.
+    void setTier(const render::TierSettings& tier) { tier_ = tier; }
+    const render::TierSettings& tier() const { return tier_; }
     /// The panels' background, which the 3D pass clears their rectangles to.
     void setPanelColor(const glm::vec4& color) { panelColor_ = color; }
     /// Frees the GL objects; call while the context lives.
@@ -93,6 +96,7 @@ private:
 
     std::unique_ptr<render::Renderer> renderer_;
     glm::vec4 panelColor_{0.0f};
+    render::TierSettings tier_;
     int width_ = 0, height_ = 0;  // drawable size in pixels
     ui::Layout layout_;
     float pixelScale_ = 1.0f;

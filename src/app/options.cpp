@@ -26,6 +26,8 @@ const char* usageText() {
            "  --paused              start paused\n"
            "  --record-video DIR    record the view from the first frame (V stops it) into a new\n"
            "                        DIR/impulse-lab-video-N folder of PNGs, one per 1/60 s simulated\n"
+           "  --render-tier T       software, standard or auto (default): the tier GL_RENDERER implies\n"
+           "                        (software for llvmpipe, softpipe, SwiftShader; standard otherwise)\n"
            "  -h, --help            this text\n"
            "Without a display, run with SDL_VIDEODRIVER=offscreen, or use impulse-sim for headless runs.\n";
 }
@@ -64,6 +66,12 @@ std::string parseOptions(int argc, const char* const* argv, AppOptions& out) {
             const char* v = value(arg);
             if (!v || !*v) return "--record-video needs a folder (. for the working directory)";
             out.recordVideo = v;
+        } else if (!std::strcmp(arg, "--render-tier")) {
+            const char* v = value(arg);
+            if (!v || !render::parseTierChoice(v, out.renderTier)) {
+                return std::string("--render-tier: ") + (v ? "'" + std::string(v) + "' is not a tier" : "missing") +
+                       " (software, standard or auto)";
+            }
         } else if (!std::strcmp(arg, "--paused")) {
             out.paused = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {

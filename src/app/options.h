@@ -1,6 +1,8 @@
 // Command line of impulse-lab.
 #pragma once
 
+#include "render/render_tier.h"
+
 #include <string>
 
 namespace impulse::app {
@@ -12,6 +14,7 @@ struct AppOptions {
     std::string saveOnExit;     ///< the world as a scene file, written on exit
     int width = 1280, height = 720;
     bool paused = false;
+    render::TierChoice renderTier;  ///< none: the tier GL_RENDERER implies
     std::string recordVideo;    ///< record the view from the first frame into a new folder here
     bool help = false;
 };

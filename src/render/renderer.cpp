@@ -450,7 +450,7 @@ bool Renderer::init(const std::string& shaderDir, std::string& error) {
 
     glGenVertexArrays(1, &emptyVao_);
     glBindVertexArray(0);
-    error = ensureShadowMap(RenderOptions{}.shadowMapSize);
+    error = ensureShadowMap(RenderOptions{}.tier.shadowMapSize);
     if (!error.empty()) return false;
     if (const GLenum code = glGetError(); code != GL_NO_ERROR) {
         error = "OpenGL error " + hex(code) + " while setting up the renderer on " + glInfo_.renderer;
@@ -675,7 +675,7 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     // is drawn again only where casters moved (see shadowTexelsToDraw).
     lo = glm::vec3(glm::floor(glm::vec2(lo)), lo.z);
     hi = glm::vec3(glm::ceil(glm::vec2(hi)), hi.z);
-    const int mapSize = std::max(options.shadowMapSize, 16);
+    const int mapSize = std::max(options.tier.shadowMapSize, 16);
     const float halfSide = std::ceil(std::max(0.5f * std::max(hi.x - lo.x, hi.y - lo.y), 1.0f));
     const float texel = 2.0f * halfSide / static_cast<float>(mapSize);
     const glm::vec2 mid = glm::round(glm::vec2(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y)) / texel) * texel;

@@ -6,6 +6,7 @@
 
 #include "render/camera.h"
 #include "render/debug_draw.h"
+#include "render/render_tier.h"
 #include "render/shader.h"
 
 #include <glm/gtc/quaternion.hpp>
@@ -54,9 +55,10 @@ struct RenderOptions {
     /// in the sun (they still cast shadows). On software GL the look-up costs a third of
     /// a lit pixel.
     bool bodiesReceiveShadows = true;
-    /// Texels per side. The map is fitted to the region as the sun sees it: 768 gives the
-    /// pile1000 pen ~4 cm texels. Each doubling costs ~3-4x the shadow pass on llvmpipe.
-    int shadowMapSize = 768;
+    /// The render tier's settings; the shadow map has tier.shadowMapSize texels a side,
+    /// fitted to the region as the sun sees it (768 gives the pile1000 pen ~4 cm texels;
+    /// each doubling costs ~3-4x the shadow pass on llvmpipe).
+    TierSettings tier;
     glm::vec3 towardSun = glm::normalize(glm::vec3(0.45f, 1.0f, 0.3f));
     /// The region whose shadows matter (the moving bodies): the map is fitted to this
     /// box as seen from the sun. Casters outside it still shadow the region.

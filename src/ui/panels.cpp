@@ -737,7 +737,9 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
                           "One physics step: %.2f ms", static_cast<double>(frame.stepMs));
     }
     ImGui::Text("render %.1f  UI %.1f ms", static_cast<double>(frame.renderMs), static_cast<double>(frame.uiMs));
-    if (!frame.glRenderer.empty()) ImGui::TextDisabled("GL: %s", frame.glRenderer.c_str());
+    if (!frame.glRenderer.empty()) {
+        ImGui::TextDisabled("GL: %s, %s tier", frame.glRenderer.c_str(), render::tierName(frame.renderTier));
+    }
     ImGui::Text("physics %.1f ms (x%d), waited %.1f", static_cast<double>(frame.physicsMs), frame.stepsThisFrame,
                 static_cast<double>(frame.physicsWaitMs));
     if (ImGui::IsItemHovered()) {

@@ -6,6 +6,7 @@
 
 #include "app/video.h"
 #include "physics/world.h"
+#include "render/render_tier.h"
 #include "ui/edit.h"
 #include "ui/field_draft.h"
 #include "ui/observation_panels.h"
@@ -88,6 +89,7 @@ struct FrameInfo {
     float simTime = 0.0f;    ///< simulated seconds since load
     ShadowCut shadowCut = ShadowCut::none;
     std::string glRenderer;  ///< GL_RENDERER: llvmpipe is software GL
+    render::RenderTier renderTier = render::RenderTier::software;
 };
 
 class Panels {

@@ -198,7 +198,7 @@ TEST(Renderer, AShadowMapTheContextCannotHoldTurnsShadowsOffWithAMessage) {
     render::RenderOptions options;
     GLint largest = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
-    options.shadowMapSize = 2 * largest;
+    options.tier.shadowMapSize = 2 * largest;
     testing::internal::CaptureStderr();
     const std::vector<unsigned char> pixels = renderedPixels(renderer, boxesOnGround(), camera, options);
     const std::string messages = testing::internal::GetCapturedStderr();
