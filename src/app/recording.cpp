@@ -131,52 +131,7 @@ scene::Scene readEmbeddedScene(const json& j) {
     }
 }
 
-Recording readRecording(const json& root) {
-    if (!root.is_object()) wrongType("", "a JSON object at the top level", root);
-    checkKeys(root, "", {"format", "version", "end_step", "drag", "scene", "inputs"});
-    const std::string format = readString(requireKey(root, "format", ""), "format");
-    if (format != kRecordingFormat) {
-        fail("format", "expected \"" + std::string(kRecordingFormat) + "\", got \"" + format + "\"");
-    }
-    const json& version = requireKey(root, "version", "");
-    if (!version.is_number_integer()) wrongType("version", "an integer", version);
-    if (version != kRecordingVersion) {
-        fail("version", "unsupported version " + version.dump() + " (this reader understands version " +
-                            std::to_string(kRecordingVersion) + ")");
-    }
-    Recording recording;
-    recording.end = readStep(requireKey(root, "end_step", ""), "end_step");
-    recording.dragSettings = readDrag(requireKey(root, "drag", ""), "drag");
-    recording.scene = readEmbeddedScene(requireKey(root, "scene", ""));
-    const json& inputs = requireKey(root, "inputs", "");
-    if (!inputs.is_array()) wrongType("inputs", "an array", inputs);
-    recording.inputs.reserve(inputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        const std::string path = index("inputs", i);
-        requireObject(inputs[i], path);
-        const std::string stepPath = join(path, "step");
-        const uint64_t step = readStep(requireKey(inputs[i], "step", path), stepPath);
-        if (i > 0 && step < recording.inputs.back().step) {
-            fail(stepPath, "must not be less than inputs[" + std::to_string(i - 1) + "].step (" +
-                               std::to_string(recording.inputs.back().step) + ")");
-        }
-        if (step > recording.end) fail(stepPath, "must not be more than end_step (" + std::to_string(recording.end) + ")");
-        recording.inputs.push_back(RecordedInput{step, readInput(inputs[i], path)});
-    }
-    return recording;
-}
 
-template <class Read>
-auto readDocument(const std::string& text, const std::string& fileName, Read read)
-    -> std::variant<decltype(read(std::declval<const json&>())), scene::SceneError> {
-    std::variant<json, scene::SceneError> parsed = parseJson(text, fileName, kFileKind);
-    if (auto* error = std::get_if<scene::SceneError>(&parsed)) return std::move(*error);
-    try {
-        return read(std::get<json>(parsed));
-    } catch (const Failure& f) {
-        return scene::SceneError{fileName, f.path, f.rule};
-    }
-}
 
 // ---------------------------------------------------------------- writing
 
@@ -268,8 +223,34 @@ bool sameDragSettings(const DragSettings& a, const DragSettings& b) {
 
 }  // namespace
 
+Recording readRecording(const json& root) {
+    if (!root.is_object()) wrongType("", "a JSON object at the top level", root);
+    checkKeys(root, "", {"format", "version", "end_step", "drag", "scene", "inputs"});
+    requireFormat(root, kRecordingFormat, kRecordingVersion);
+    Recording recording;
+    recording.end = readStep(requireKey(root, "end_step", ""), "end_step");
+    recording.dragSettings = readDrag(requireKey(root, "drag", ""), "drag");
+    recording.scene = readEmbeddedScene(requireKey(root, "scene", ""));
+    const json& inputs = requireKey(root, "inputs", "");
+    if (!inputs.is_array()) wrongType("inputs", "an array", inputs);
+    recording.inputs.reserve(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const std::string path = index("inputs", i);
+        requireObject(inputs[i], path);
+        const std::string stepPath = join(path, "step");
+        const uint64_t step = readStep(requireKey(inputs[i], "step", path), stepPath);
+        if (i > 0 && step < recording.inputs.back().step) {
+            fail(stepPath, "must not be less than inputs[" + std::to_string(i - 1) + "].step (" +
+                               std::to_string(recording.inputs.back().step) + ")");
+        }
+        if (step > recording.end) fail(stepPath, "must not be more than end_step (" + std::to_string(recording.end) + ")");
+        recording.inputs.push_back(RecordedInput{step, readInput(inputs[i], path)});
+    }
+    return recording;
+}
+
 RecordingResult parseRecording(const std::string& text, const std::string& fileName) {
-    return readDocument(text, fileName, readRecording);
+    return readDocument(text, fileName, kFileKind, readRecording);
 }
 
 RecordingResult loadRecordingFile(const std::string& path) {
@@ -281,7 +262,7 @@ RecordingResult loadRecordingFile(const std::string& path) {
 OpenedFile loadSceneOrRecording(const std::string& path) {
     std::variant<std::string, scene::SceneError> text = readFileText(path, "scene and recording files");
     if (auto* error = std::get_if<scene::SceneError>(&text)) return std::move(*error);
-    auto opened = readDocument(std::get<std::string>(text), path, [](const json& root) -> OpenedFile {
+    auto opened = readDocument(std::get<std::string>(text), path, kFileKind, [](const json& root) -> OpenedFile {
         if (root.is_object() && root.contains("format")) return readRecording(root);
         return readScene(root);
     });

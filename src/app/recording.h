@@ -9,6 +9,8 @@
 #include "app/experiment.h"
 #include "scene/scene.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -43,6 +45,9 @@ using RecordingResult = std::variant<Recording, scene::SceneError>;
 /// ("inputs[3].step: must not be less than inputs[2].step").
 RecordingResult parseRecording(const std::string& text, const std::string& fileName = "<memory>");
 RecordingResult loadRecordingFile(const std::string& path);
+/// The recording in a parsed JSON object, for files that embed one (the recovery file);
+/// throws scene::json_io::Failure with the path within that object.
+Recording readRecording(const nlohmann::json& root);
 
 /// What the app's Open reads: a recording when the top-level object has a "format"
 /// key, else a scene file.

@@ -493,7 +493,16 @@ BodyDef readBody(const json& j, const std::string& path, std::size_t bodyIndex, 
     return def;
 }
 
-namespace {
+void requireFormat(const json& root, const std::string& format, int version) {
+    const std::string given = readString(requireKey(root, "format", ""), "format");
+    if (given != format) fail("format", "expected \"" + format + "\", got \"" + given + "\"");
+    const json& number = requireKey(root, "version", "");
+    if (!number.is_number_integer()) wrongType("version", "an integer", number);
+    if (number != version) {
+        fail("version", "unsupported version " + number.dump() + " (this reader understands version " +
+                            std::to_string(version) + ")");
+    }
+}
 
 // The optional `camera` key: all four entries, angles in degrees.
 SceneCamera readCamera(const json& j, const std::string& path) {
@@ -516,8 +525,6 @@ SceneCamera readCamera(const json& j, const std::string& path) {
     }
     return camera;
 }
-
-}  // namespace
 
 Scene readScene(const json& root) {
     if (!root.is_object()) wrongType("", "a JSON object at the top level", root);
@@ -600,6 +607,15 @@ ordered_json number(float f) {
 }
 ordered_json array(const vec3& v) {
     return ordered_json::array({number(v.x), number(v.y), number(v.z)});
+}
+
+ordered_json cameraJson(const SceneCamera& c) {
+    ordered_json camera = ordered_json::object();
+    camera["target"] = array(c.target);
+    camera["distance"] = number(c.distance);
+    camera["yaw"] = number(c.yawDegrees);
+    camera["pitch"] = number(c.pitchDegrees);
+    return camera;
 }
 
 ordered_json bodyJson(const BodyDef& def, BodyReading reading) {
@@ -834,14 +850,8 @@ std::string toJson(const Scene& scene) {
     }
     out += "\n  },\n";
     if (scene.camera) {
-        const SceneCamera& c = *scene.camera;
-        ordered_json camera = ordered_json::object();
-        camera["target"] = array(c.target);
-        camera["distance"] = number(c.distance);
-        camera["yaw"] = number(c.yawDegrees);
-        camera["pitch"] = number(c.pitchDegrees);
         out += "  \"camera\": ";
-        writeInline(camera, out);
+        writeInline(cameraJson(*scene.camera), out);
         out += ",\n";
     }
     out += "  \"bodies\": [";

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -38,6 +39,23 @@ std::variant<std::string, SceneError> readFileText(const std::string& path, cons
 std::string saveTextFile(const std::string& text, const std::string& path);
 
 [[noreturn]] void wrongType(const std::string& path, const std::string& expected, const json& got);
+/// A file format beside the scene's: the object `root` has a "format" key that says
+/// `format` and a "version" that is `version`, the only one read so far.
+void requireFormat(const json& root, const std::string& format, int version);
+
+/// JSON text read by `read` (which throws Failure) into its value, or the error naming
+/// the file, the JSON path and the rule.
+template <class Read>
+auto readDocument(const std::string& text, const std::string& fileName, const char* kind, Read read)
+    -> std::variant<decltype(read(std::declval<const json&>())), SceneError> {
+    std::variant<json, SceneError> parsed = parseJson(text, fileName, kind);
+    if (auto* error = std::get_if<SceneError>(&parsed)) return std::move(*error);
+    try {
+        return read(std::get<json>(parsed));
+    } catch (const Failure& f) {
+        return SceneError{fileName, f.path, f.rule};
+    }
+}
 /// Every key of `object` must be in `allowed`; a typo names the closest key.
 void checkKeys(const json& object, const std::string& path, const std::vector<const char*>& allowed);
 const json& requireObject(const json& j, const std::string& path);
@@ -58,6 +76,8 @@ enum class BodyReading { File, Exact };
 WorldSettings readSettings(const json& j, const std::string& path, int version);
 /// One element of "bodies" (not yet validated); `bodyIndex` names an unnamed body.
 BodyDef readBody(const json& j, const std::string& path, std::size_t bodyIndex, BodyReading reading);
+/// A scene's `camera` object (all four entries, angles in degrees), validated.
+SceneCamera readCamera(const json& j, const std::string& path);
 /// A whole scene document, validated.
 Scene readScene(const json& root);
 
@@ -66,6 +86,7 @@ ordered_json number(float f);
 ordered_json array(const vec3& v);
 ordered_json bodyJson(const BodyDef& def, BodyReading reading);
 ordered_json settingsJson(const WorldSettings& settings);
+ordered_json cameraJson(const SceneCamera& camera);
 /// One line, with a space after every ',' and ':'.
 void writeInline(const ordered_json& j, std::string& out);
 
