@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cmath>
 #include <chrono>
 #include <cstdio>
@@ -20,9 +21,29 @@
 #include <filesystem>
 #include <utility>
 
+#include <unistd.h>
+
 namespace impulse::app {
 
 namespace {
+
+// SIGTERM, SIGINT or SIGHUP: the loop ends at its next frame, writing the recovery file
+// instead of asking about unsaved edits (the work is safe; the next start offers it).
+volatile std::sig_atomic_t terminationSignal = 0;
+extern "C" void noteTerminationSignal(int signal) { terminationSignal = signal; }
+
+void catchTerminationSignals() {
+    struct sigaction action {};
+    action.sa_handler = noteTerminationSignal;
+    sigemptyset(&action.sa_mask);
+    for (int signal : {SIGTERM, SIGINT, SIGHUP}) sigaction(signal, &action, nullptr);
+}
+
+// How often the work is autosaved while it changes, unless IMPULSE_AUTOSAVE_SECONDS says.
+constexpr double kAutosaveSeconds = 5.0;
+constexpr double kMaxAutosaveSeconds = 3600.0;
+// The frame that asks whether to restore a recovery file (see offerRecovery's call).
+constexpr int kOfferRecoveryFrame = 2;
 
 constexpr double kTargetFrameSeconds = 1.0 / 60.0;  // vsync does nothing under Xvfb: cap ourselves
 // ImGui's default font is a 13-pixel bitmap font; larger text is this size times the scale.
@@ -119,6 +140,10 @@ bool App::openWindow() {
     // SDL falls back to its hidden "offscreen" driver when no display works; accept
     // that only when asked for, otherwise the user would face an invisible window.
     const char* requested = std::getenv("SDL_VIDEODRIVER");
+    // SDL would turn SIGTERM and SIGINT into SDL_QUIT, which asks about unsaved edits as
+    // a closed window does; a signal ends the app without asking (the recovery file keeps the work).
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+    catchTerminationSignals();
     const bool initialised = SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) == 0;
     const char* driver = initialised ? SDL_GetCurrentVideoDriver() : nullptr;
     const bool hiddenFallback = driver && (!std::strcmp(driver, "offscreen") || !std::strcmp(driver, "dummy")) &&
@@ -275,16 +300,20 @@ void App::sceneLoaded() {
 }
 
 void App::startCamera() {
-    render::OrbitCamera& camera = input_.camera();
-    camera = render::OrbitCamera{};
+    input_.camera() = render::OrbitCamera{};
     if (const std::optional<scene::SceneCamera>& given = experiment_.scene().camera) {
-        camera.target = given->target;
-        camera.distance = given->distance;
-        camera.yaw = glm::radians(given->yawDegrees);
-        camera.pitch = glm::radians(given->pitchDegrees);
+        useCamera(*given);
     } else {
         input_.frameAll();
     }
+}
+
+void App::useCamera(const scene::SceneCamera& given) {
+    render::OrbitCamera& camera = input_.camera();
+    camera.target = given.target;
+    camera.distance = given.distance;
+    camera.yaw = glm::radians(given.yawDegrees);
+    camera.pitch = glm::radians(given.pitchDegrees);
 }
 
 scene::SceneCamera App::sceneCamera() const {
@@ -356,6 +385,10 @@ int App::run() {
     }
     columnWidths_ = ui::clampWidths(columnWidths_);
     const ui::ColumnWidths startWidths = columnWidths_;
+    if (const std::string refused = startAutosave(); !refused.empty()) {
+        std::fprintf(stderr, "impulse-lab: %s\n", refused.c_str());
+        return 2;
+    }
     if (!openWindow()) return 1;
     layOut();
     startCamera();  // now with the real view rectangle
@@ -379,6 +412,7 @@ int App::run() {
         // same picture 60 times a second (a core's worth of software GL). Before the
         // frame's start: the wait is no work for the frame budget to cut shadows over.
         if (idle()) SDL_WaitEventTimeout(nullptr, kIdleWakeMs);
+        if (terminationSignal != 0) break;
         const Uint64 start = SDL_GetPerformanceCounter();
         const double frameSeconds = static_cast<double>(start - last) / frequency;
         last = start;
@@ -405,6 +439,8 @@ int App::run() {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
+        // ImGui opens a modal only over windows it has seen: the offer waits for the first frames.
+        if (frame == kOfferRecoveryFrame && offered_) offerRecovery();
         panels_.draw(edits_, experiment_.observations(), experiment_, sim_, view_, frameInfo_, requests);
         ui::TimelineRequests timelineRequests;
         timelinePanel_.draw(experiment_, layout_.timeline, layout_.textScale, sim_, timeline_, timelineRequests,
@@ -419,6 +455,7 @@ int App::run() {
         quit = processRequests(requests);
         applyTimeline(timelineRequests);
         updateTitle();
+        autosaveIfDue();  // before the steps start: the capture reads the experiment
         screenshotRequested |= requests.screenshot;
 
         // The frame shows the world as the last frame's steps left it; this frame's
@@ -497,6 +534,31 @@ int App::run() {
     }
 
     if (profile) printProfile(history, warmUpFrames);
+    if (profile && !autosaveCaptureMs_.empty()) {
+        std::sort(autosaveCaptureMs_.begin(), autosaveCaptureMs_.end());
+        std::printf("profile: autosave: %zu captures on the frame, median %.3f ms, slowest %.3f ms\n",
+                    autosaveCaptureMs_.size(), autosaveCaptureMs_[autosaveCaptureMs_.size() / 2],
+                    autosaveCaptureMs_.back());
+    }
+    if (autosave_) {
+        const bool workChanged = workAtStart_ && workMark(experiment_) != *workAtStart_;
+        if (terminationSignal != 0 && workChanged) {
+            // Ended by a signal: the work goes to the recovery file, which the next start offers.
+            autosave_->submit(captureRecovery(experiment_, sceneCamera(), utcNow()));
+            const std::string error = autosave_->flush();
+            if (error.empty()) {
+                std::printf("impulse-lab: ended by signal %d: the work is in %s (the next start offers it)\n",
+                            static_cast<int>(terminationSignal), autosave_->path().c_str());
+            } else {
+                std::fprintf(stderr, "impulse-lab: ended by signal %d: autosave failed: %s\n",
+                             static_cast<int>(terminationSignal), error.c_str());
+                exitCode = 1;
+            }
+            std::fflush(stdout);
+        } else {
+            autosave_->removeFile();  // a clean quit (or nothing done): nothing to recover
+        }
+    }
     if (video_.recording() || !video_.status().message.empty()) {
         // The last recording's frames written and encoded, then said (scripts and tests read it).
         video_.stop();
@@ -848,6 +910,7 @@ void App::applyTimeline(const ui::TimelineRequests& requests) {
 }
 
 bool App::processRequests(const ui::PanelRequests& requests) {
+    if (requests.restoreRecovery) answerRecovery(*requests.restoreRecovery);
     if (requests.undo) undoOrRedo(true);
     if (requests.redo) undoOrRedo(false);
     if (!requests.open.empty()) {
@@ -917,6 +980,110 @@ bool App::processRequests(const ui::PanelRequests& requests) {
     quit.quit = true;
     panels_.confirm("Quit with unsaved edits? They are lost (Save keeps them).", "Quit", quit);
     return false;
+}
+
+std::string App::startAutosave() {
+    if (const char* interval = std::getenv("IMPULSE_AUTOSAVE_SECONDS")) {
+        char* end = nullptr;
+        autosaveSeconds_ = std::strtod(interval, &end);
+        if (end == interval || *end != '\0' || !(autosaveSeconds_ > 0.0) || autosaveSeconds_ > kMaxAutosaveSeconds) {
+            return "IMPULSE_AUTOSAVE_SECONDS: must be a number of seconds > 0 and at most " +
+                   std::to_string(static_cast<int>(kMaxAutosaveSeconds)) + ", got '" + interval + "'";
+        }
+    }
+    // Scripted runs (--frames) are no one's work: they keep out of the user's folder.
+    const char* ownFolder = std::getenv("IMPULSE_STATE_DIR");
+    if (options_.frames >= 0 && !(ownFolder && ownFolder[0] != '\0')) return "";
+    const std::string folder = recoveryFolder();
+    if (folder.empty()) {
+        std::fprintf(stderr, "impulse-lab: neither IMPULSE_STATE_DIR, XDG_STATE_HOME nor HOME is set: no autosave\n");
+        return "";
+    }
+    autosave_ = std::make_unique<RecoveryWriter>(recoveryFilePath(folder, static_cast<long>(::getpid())));
+    workAtStart_ = workMark(experiment_);
+    lastAutosave_ = SDL_GetPerformanceCounter();
+    const std::vector<std::string> orphans = orphanedRecoveryFiles(folder);
+    if (orphans.empty()) return "";
+    RecoveryResult read = loadRecoveryFile(orphans.front());
+    if (const auto* bad = std::get_if<scene::SceneError>(&read)) {
+        // Kept under another name, for a look: never offered again, never lost.
+        const std::string kept = orphans.front() + ".unreadable";
+        std::error_code ec;
+        std::filesystem::rename(orphans.front(), kept, ec);
+        const std::string note = "a recovery file cannot be read (" + bad->message() + "); kept as " + kept;
+        std::fprintf(stderr, "impulse-lab: %s\n", note.c_str());
+        panels_.setMessage(note, true);
+        return "";
+    }
+    offeredPath_ = orphans.front();
+    offered_ = std::move(std::get<Recovery>(read));
+    std::printf("impulse-lab: offering the recovery file %s: %s\n", offeredPath_.c_str(), describe(*offered_).c_str());
+    std::fflush(stdout);
+    return "";
+}
+
+void App::offerRecovery() {
+    ui::PanelRequests restore, discard;
+    restore.restoreRecovery = true;
+    discard.restoreRecovery = false;
+    panels_.ask("The last session ended without quitting. Restore its work?\n" + describe(*offered_) +
+                    "\n\nDiscard deletes the recovery file.",
+                "Restore", restore, "Discard", discard, "decide at the next start");
+}
+
+void App::autosaveIfDue() {
+    if (!autosave_) return;
+    if (const std::string error = autosave_->takeError(); !error.empty()) {
+        std::fprintf(stderr, "impulse-lab: autosave: %s\n", error.c_str());
+        panels_.setMessage("autosave failed: " + error, true);
+    }
+    const Uint64 now = SDL_GetPerformanceCounter();
+    const double since = static_cast<double>(now - lastAutosave_) / static_cast<double>(SDL_GetPerformanceFrequency());
+    if (since < autosaveSeconds_) return;
+    const WorkMark mark = workMark(experiment_);
+    const WorkMark& last = autosaved_ ? *autosaved_ : *workAtStart_;
+    if (mark == last) return;
+    lastAutosave_ = now;
+    autosaved_ = mark;
+    const auto t0 = std::chrono::steady_clock::now();
+    autosave_->submit(captureRecovery(experiment_, sceneCamera(), utcNow()));
+    autosaveCaptureMs_.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+}
+
+void App::answerRecovery(bool restore) {
+    if (!offered_) return;
+    std::error_code ec;
+    if (!restore) {
+        std::filesystem::remove(offeredPath_, ec);
+        panels_.setMessage("discarded the recovery file " + offeredPath_, false);
+        offered_.reset();
+        return;
+    }
+    // Restored into a fresh experiment first: a replay that fails leaves the running one.
+    Experiment restored;
+    if (const Validation refused = restoreRecovery(*offered_, restored)) {
+        const std::string kept = offeredPath_ + ".unreadable";
+        std::filesystem::rename(offeredPath_, kept, ec);
+        panels_.setMessage("cannot restore " + offeredPath_ + ": " + refused->message() + " (kept as " + kept + ")", true);
+        offered_.reset();
+        return;
+    }
+    experiment_ = std::move(restored);
+    sim_.paused = true;
+    sceneRestarted();
+    sceneLoaded();
+    if (!offered_->scenePath.empty()) panels_.setScenePath(offered_->scenePath);  // Save goes where it went
+    if (offered_->camera) useCamera(*offered_->camera);
+    // Written at once under this process's name, then the old file goes: never without one.
+    autosaved_ = workMark(experiment_);
+    autosave_->submit(captureRecovery(experiment_, sceneCamera(), utcNow()));
+    const std::string error = autosave_->flush();
+    if (error.empty()) std::filesystem::remove(offeredPath_, ec);
+    panels_.setMessage("restored " + describe(*offered_) + ": paused, Space runs it", false);
+    std::printf("impulse-lab: restored %s\n", offeredPath_.c_str());
+    std::fflush(stdout);
+    offered_.reset();
 }
 
 void App::undoOrRedo(bool undo) {

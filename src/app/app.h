@@ -17,6 +17,7 @@
 #include "app/input.h"
 #include "app/options.h"
 #include "app/paths.h"
+#include "app/recovery.h"
 #include "app/settings.h"
 #include "app/sim_clock.h"
 #include "app/timeline.h"
@@ -28,6 +29,8 @@
 
 #include <SDL.h>
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +74,22 @@ private:
     void startCamera();
     /// The view's camera as a scene file holds it.
     scene::SceneCamera sceneCamera() const;
+    /// Puts the view's camera where a scene file (or a recovery file) says.
+    void useCamera(const scene::SceneCamera& camera);
+
+    /// Autosave: decides whether it is on and where (IMPULSE_STATE_DIR, XDG_STATE_HOME,
+    /// HOME; off for --frames runs unless IMPULSE_STATE_DIR is set), and reads the
+    /// newest recovery file of a session that ended without quitting, to offer. "" or
+    /// why the settings are refused.
+    std::string startAutosave();
+    /// Asks whether to restore the recovery file read at the start (a modal: Restore, Discard).
+    void offerRecovery();
+    /// Hands the work to the recovery writer when it changed and the interval has passed
+    /// since the last one (the capture is cheap; the writing is the writer's thread's).
+    void autosaveIfDue();
+    /// The offer's answer: restore the work (the experiment is replaced only if the
+    /// replay succeeds) or discard the file.
+    void answerRecovery(bool restore);
 
     /// This frame's layout from the window's size; rebuilds the font and the style's
     /// sizes when the text scale changes.
@@ -158,6 +177,16 @@ private:
 
     double physicsMs_ = 0.0;  // written by physicsJob_: simulate()'s time
     JobPlacement physicsPlacement_;  // on physicsJob_, or on this thread while that one is starved
+    // Autosave (recovery.h): this process's recovery file; null when off.
+    std::unique_ptr<RecoveryWriter> autosave_;
+    double autosaveSeconds_ = 5.0;         // the interval (IMPULSE_AUTOSAVE_SECONDS)
+    Uint64 lastAutosave_ = 0;              // SDL performance counter at the last check that wrote
+    std::optional<WorkMark> workAtStart_;  // the work as the start left it: nothing to keep yet
+    std::optional<WorkMark> autosaved_;    // the work last handed to the writer
+    std::vector<double> autosaveCaptureMs_;  // the frame's part of each autosave (IMPULSE_PROFILE)
+    std::string offeredPath_;              // the recovery file offered at the start
+    std::optional<Recovery> offered_;
+
     // Steps the world while the main thread draws; last, so that it stops first, before
     // any member its job uses (should the frame throw while it runs).
     BackgroundJob physicsJob_;

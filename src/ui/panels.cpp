@@ -139,13 +139,30 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
 
 void Panels::confirm(std::string question, std::string yesLabel, PanelRequests onYes) {
     onYes_ = std::move(onYes);
+    onNo_.reset();
     question_.ask(std::move(question), std::move(yesLabel));
 }
 
+void Panels::ask(std::string question, std::string yesLabel, PanelRequests onYes, std::string noLabel,
+                 PanelRequests onNo, std::string escapeNote) {
+    onYes_ = std::move(onYes);
+    onNo_ = std::move(onNo);
+    question_.ask(std::move(question), std::move(yesLabel), std::move(noLabel), std::move(escapeNote));
+}
+
 void Panels::confirmationPopup(PanelRequests& requests) {
-    if (!question_.draw()) return;
-    requests = onYes_;
-    requests.confirmed = true;
+    // The popup is modal: nothing else asked for anything this frame.
+    switch (question_.draw()) {
+        case QuestionPopup::Answer::yes:
+            requests = onYes_;
+            requests.confirmed = true;
+            break;
+        case QuestionPopup::Answer::no:
+            if (onNo_) requests = *onNo_;
+            break;
+        case QuestionPopup::Answer::none:
+            break;
+    }
 }
 
 void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests) {

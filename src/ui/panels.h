@@ -68,6 +68,8 @@ struct PanelRequests {
     GhostRequest ghost;  ///< the Runs tab's choice of ghost, or its promotion
     /// The user said yes to the question these requests raised (see Panels::confirm).
     bool confirmed = false;
+    /// The answer to the offer of a recovery file at the start: true Restore, false Discard.
+    std::optional<bool> restoreRecovery;
 };
 
 /// Frame timings shown in the Stats panel (ms, smoothed over ~10 frames). The app waits
@@ -119,6 +121,10 @@ public:
     void focusPathField() { focusPath_ = true; }
     /// Asks `question` in a modal popup; "yes" hands `onYes` back (confirmed) from a later draw().
     void confirm(std::string question, std::string yesLabel, PanelRequests onYes);
+    /// The same with a second answer: `noLabel` hands `onNo` back; Esc answers neither
+    /// (`escapeNote` says what that means).
+    void ask(std::string question, std::string yesLabel, PanelRequests onYes, std::string noLabel, PanelRequests onNo,
+             std::string escapeNote);
     void toggleHelp() { showHelp_ = !showHelp_; }
     /// Where the panels go this frame (the app computes it from the window size).
     void setLayout(const Layout& layout) { layout_ = layout; }
@@ -155,6 +161,7 @@ private:
     std::pair<std::string, std::string> undoButtons_;  // what undo and redo would do, from the last draw
     QuestionPopup question_;
     PanelRequests onYes_;  // what a yes to question_ asks for
+    std::optional<PanelRequests> onNo_;  // and a no, when it asks for anything
 
     FieldDraft fields_;  // the value of the field being edited, until it is committed
     BodyEditor bodyEditor_;

@@ -8,6 +8,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 app=$1 scene=$2 layout=$3 x=$4 y=$5 seconds=$6
 . "$here/xdotool_input.sh"  # start_app, move, click, hold
+# Its own folder for recovery files: another run's left in the user's would be offered.
+export IMPULSE_STATE_DIR="$layout.state"
 IMPULSE_LAYOUT_JSON="$layout" start_app "$app" "$scene" --paused
 eval "$(xdotool getwindowgeometry --shell "$wid")"
 # ImGui 1.86 misses bare absolute moves: nudge one pixel and back.
@@ -18,4 +20,5 @@ xdotool key --window "$wid" --delay 60 l space
 sleep "$seconds"
 xdotool key --window "$wid" ctrl+q
 wait $pid
+rm -rf "$IMPULSE_STATE_DIR"
 trap - EXIT

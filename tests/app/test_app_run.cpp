@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -404,5 +405,54 @@ TEST(AppRun, HeldKeysActOncePerPressAndScreenshotsNeverOverwrite) {
     EXPECT_EQ(fileText((dir / "impulse-lab-1.png").string()), "an earlier screenshot");
     EXPECT_EQ(loadPng((dir / "impulse-lab-2.png").string()).width, 1280);
     EXPECT_FALSE(fs::exists(dir / "impulse-lab-3.png")) << "a held F12 took more than one screenshot";
+    fs::remove_all(dir);
+}
+
+// Issue 22: autosave and recovery. Killed with SIGKILL after edits and a spawn, the next
+// start offers the work and Enter restores it: the world saved on exit is the one saved
+// (Ctrl+S, after the last autosave) before the kill, byte for byte. SIGTERM ends the app
+// at once, unsaved edits and all, keeping its recovery file; a window close still asks;
+// a clean quit removes the app's own file (see recovery_with_xdotool.sh).
+TEST(AppRun, KilledAppsWorkIsOfferedAndRestoredAndSigtermQuitsWithoutAsking) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    const fs::path dir = tempPath("recovery");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string scene = (dir / "scene.json").string();
+    fs::copy_file(kSource + "/tests/app/data/ground_crate_ball.json", scene);
+    const auto text = [&](const char* name) { return fileText((dir / name).string()); };
+    ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/recovery_with_xdotool.sh' '" +
+                  kApp + "' '" + scene + "' '" + dir.string() + "' > '" + (dir / "log.txt").string() + "' 2>&1"),
+              0)
+        << text("log.txt") << text("run1.txt") << text("run2.txt") << text("run3.txt");
+
+    // The kill left one file; the restored world is the one saved before the kill.
+    const std::string killed = text("files-after-kill.txt");
+    ASSERT_EQ(killed.rfind("recovery-", 0), 0u) << killed;
+    EXPECT_EQ(std::count(killed.begin(), killed.end(), '\n'), 1) << killed;
+    EXPECT_NE(text("run2.txt").find("offering the recovery file"), std::string::npos) << text("run2.txt");
+    EXPECT_NE(text("run2.txt").find("restored "), std::string::npos) << text("run2.txt");
+    EXPECT_EQ(bodyNames(scene), (std::vector<std::string>{"ground", "crate", "ball", "box_1"}));
+    EXPECT_NE(text("scene.json").find("\"mass\": 25"), std::string::npos);
+    EXPECT_EQ(text("restored.json"), text("scene.json"));
+
+    // SIGTERM: exit 0 without the question, the work in a recovery file (the restored
+    // run's own, the offered one gone).
+    EXPECT_EQ(text("run2-status.txt"), "0\n");
+    EXPECT_NE(text("run2.txt").find("ended by signal 15: the work is in"), std::string::npos) << text("run2.txt");
+    const std::string afterTerm = text("files-after-term.txt");
+    EXPECT_EQ(std::count(afterTerm.begin(), afterTerm.end(), '\n'), 1) << afterTerm;
+    EXPECT_NE(afterTerm, killed);
+    const Image restoredShot = loadPng((dir / "impulse-lab-1.png").string());
+    EXPECT_EQ(restoredShot.width, 1280);
+
+    // Esc left the offered file; the run's own file was there while it ran and went with
+    // the quit, which the window close asked about first (the script checked it still ran).
+    EXPECT_NE(text("run3.txt").find("offering the recovery file"), std::string::npos) << text("run3.txt");
+    const std::string during = text("files-during-run3.txt");
+    EXPECT_EQ(std::count(during.begin(), during.end(), '\n'), 2) << during;
+    EXPECT_EQ(text("files-after-run3.txt"), afterTerm);
+    EXPECT_EQ(text("run3-status.txt"), "0\n");
+    EXPECT_EQ(loadPng((dir / "impulse-lab-2.png").string()).width, 1280) << "no screenshot while the quit question was up";
     fs::remove_all(dir);
 }
