@@ -32,7 +32,7 @@ in float vFog;
 uniform vec3 uTowardSun;
 uniform vec3 uEye;
 uniform int uShadows;
-uniform vec2 uShadowBias;  // depth-range fractions: constant, and added on slopes to the sun
+uniform float uShadowBias;  // a depth-range fraction (lit.vert offsets the look-up along the normal)
 uniform sampler2DShadow uShadowMap;
 
 out vec4 fragColor;
@@ -45,15 +45,14 @@ const float kGhostAlpha = 0.35;  // opacity of a ghost's face seen head-on
 // Distance fog toward the horizon colour (lit.vert has the same function).
 float fogAmount(float dist) { return 1.0 - exp(-dist * 0.006); }
 
-float sunVisibility(float nDotL) {
+float sunVisibility() {
     if (uShadows == 0) return 1.0;
     // The light projection is orthographic (w = 1). Points beyond its far plane are
     // clamped to it: behind every caster, so still shadowed where covered.
     vec3 p = vLight * 0.5 + 0.5;
-    float bias = uShadowBias.x + uShadowBias.y * (1.0 - nDotL);
     // One bilinear-filtered comparison = 2x2 PCF in hardware; level 0 given, so no
     // derivatives are needed to pick a level.
-    return textureLod(uShadowMap, vec3(p.xy, min(p.z, 0.9999) - bias), 0.0);
+    return textureLod(uShadowMap, vec3(p.xy, min(p.z, 0.9999) - uShadowBias), 0.0);
 }
 
 #ifdef GRID
@@ -102,7 +101,7 @@ void main() {
 #ifdef GHOST
     float visible = 1.0;
 #else
-    float visible = sunVisibility(nDotL);
+    float visible = sunVisibility();
 #endif
     // Blinn specular, exponent 48 = 32 + 16 by squaring (pow costs two transcendentals).
     vec3 h = normalize(uTowardSun + v);

@@ -15,10 +15,11 @@ uniform mat4 uViewProj;
 uniform mat4 uLightViewProj;
 uniform vec3 uTowardSun;
 uniform vec3 uEye;
+uniform float uShadowNormalOffset;  // m along the normal: where the shadow map is looked up
 
 out vec3 vWorld;
 out vec3 vLocal;  // metres in the body frame
-out vec3 vLight;  // light clip space (orthographic: w = 1)
+out vec3 vLight;  // light clip space (orthographic: w = 1) of the point off the surface
 flat out vec3 vHalfSize;
 flat out float vHighlight;
 #ifdef SPHERE
@@ -51,7 +52,9 @@ void main() {
     vec3 n = rotateByQuat(iOrientation, aNormal);
     vNormal = n;
     vLocal = local;
-    vLight = (uLightViewProj * vec4(world, 1.0)).xyz;
+    // Normal-offset bias (see the renderer): per vertex, exact for flat faces and
+    // smooth enough across a sphere's.
+    vLight = (uLightViewProj * vec4(world + n * uShadowNormalOffset, 1.0)).xyz;
     vec3 base = iColor.rgb * iColor.rgb;  // gamma 2 approximation: cheap on software GL
 #ifdef SPHERE
     vBase = base;

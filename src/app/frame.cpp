@@ -124,7 +124,7 @@ void Frame::buildGhostList(const World& ghost, const World& world, float alpha) 
 }
 
 void Frame::render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut) {
-    renderer_->render(camera, width_, height_, draw_, debug_, renderOptions(camera.target, view, cut));
+    renderer_->render(camera, width_, height_, draw_, debug_, renderOptions(view, cut));
 }
 
 std::string Frame::saveScreenshot(const std::string& path) const {
@@ -228,22 +228,11 @@ void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::Debug
     }
 }
 
-render::RenderOptions Frame::renderOptions(const glm::vec3& focus, const ui::DebugView& view, ui::ShadowCut cut) const {
+render::RenderOptions Frame::renderOptions(const ui::DebugView& view, ui::ShadowCut cut) const {
     render::RenderOptions ro;
     ro.tier = tier_;
     ro.shadows = view.shadows && cut != ui::ShadowCut::all;
     ro.bodiesReceiveShadows = cut == ui::ShadowCut::none;
-    // The shadow map covers the moving bodies (and the camera's focus).
-    vec3 lo = focus - vec3(2.0f), hi = focus + vec3(2.0f);
-    for (const auto* v : {&draw_.boxes, &draw_.spheres}) {
-        for (const render::Instance& inst : *v) {
-            if (inst.halfSizeFlags.w > 0.5f) continue;  // static: receives, not the focus
-            const vec3 p(inst.positionHighlight);
-            const float r = glm::length(vec3(inst.halfSizeFlags));
-            lo = glm::min(lo, p - vec3(r));
-            hi = glm::max(hi, p + vec3(r));
-        }
-    }
     // The columns, margins included, and the timeline under the view are the panels'
     // background: the view is drawn only between them, and nothing there overlaps.
     ro.hiddenRects = hiddenPanelRects();
@@ -252,10 +241,6 @@ render::RenderOptions Frame::renderOptions(const glm::vec3& focus, const ui::Deb
     ro.hiddenRects.push_back(toFramebuffer(layout_.timeline));
     ro.viewport = toFramebuffer(layout_.view);
     ro.panelColor = panelColor_;
-    // A body flung far away must not spread the map's texels over kilometres.
-    constexpr float kMaxShadowReach = 80.0f;  // m from the camera's focus
-    ro.shadowLower = glm::max(lo, focus - vec3(kMaxShadowReach));
-    ro.shadowUpper = glm::min(hi, focus + vec3(kMaxShadowReach));
     return ro;
 }
 

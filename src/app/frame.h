@@ -89,7 +89,7 @@ private:
     void buildGhostList(const World& ghost, const World& world, float alpha);
     void buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
                          const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview);
-    render::RenderOptions renderOptions(const glm::vec3& focus, const ui::DebugView& view, ui::ShadowCut cut) const;
+    render::RenderOptions renderOptions(const ui::DebugView& view, ui::ShadowCut cut) const;
     std::vector<glm::ivec4> hiddenPanelRects() const;
     /// A window rectangle in framebuffer pixels (x, y from the bottom left, width, height).
     glm::ivec4 toFramebuffer(const ui::Rect& rect) const;

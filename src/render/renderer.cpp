@@ -1,6 +1,8 @@
 // Over 800 lines: the 3D pass and its shadow map are one piece of GL state; issue 23 splits it by render tier.
 #include "render/renderer.h"
 
+#include "render/shadow_fit.h"
+
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <stb_image_write.h>
@@ -103,6 +105,10 @@ constexpr size_t kMaxShadowRects = 24;
 // many of them (the largest), with this margin (m) to the faces' edges and planes.
 constexpr size_t kMaxOccluders = 8;
 constexpr float kOcclusionMargin = 0.01f;
+
+// m: how far other bodies may sink into the ground before it counts as a caster (a
+// settled pile1000 presses 1-30 mm into it).
+constexpr float kGroundSinkTolerance = 0.05f;
 
 // Spheres smaller than this on screen (radius, pixels) use the coarse mesh.
 constexpr float kFineSpherePixels = 24.0f;
@@ -651,49 +657,14 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     const glm::mat4 viewProj = camera.projection(aspect) * camera.view();
     const glm::vec3 eye = camera.eye();
 
-    // Light: an orthographic box fitted to the region as the sun sees it. Casters
-    // nearer the sun than the box are clamped onto its near plane (depth clamp), so
-    // they still shadow the region.
     const glm::vec3 sun = glm::normalize(options.towardSun);
-    // The light's frame is a pure rotation (origin fixed), so the texel grid below is
-    // fixed in the world.
-    const glm::vec3 lightUp = std::fabs(sun.y) > 0.95f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
-    const glm::mat4 lightView = glm::lookAt(glm::vec3(0.0f), -sun, lightUp);
-    glm::vec3 lo(1e30f), hi(-1e30f);
-    for (int i = 0; i < 8; ++i) {
-        const glm::vec3 corner((i & 1) ? options.shadowUpper.x : options.shadowLower.x,
-                               (i & 2) ? options.shadowUpper.y : options.shadowLower.y,
-                               (i & 4) ? options.shadowUpper.z : options.shadowLower.z);
-        const glm::vec3 q(lightView * glm::vec4(corner, 1.0f));
-        lo = glm::min(lo, q);
-        hi = glm::max(hi, q);
-    }
-    // Square texels, and a depth range with room for receivers just below the region.
-    // The region is widened to whole metres, its size rounded up to whole metres and
-    // the centre snapped to whole texels, so the map's texel grid stays put while
-    // bodies jitter or one is dragged about: shadow edges do not shimmer, and the map
-    // is drawn again only where casters moved (see shadowTexelsToDraw).
-    lo = glm::vec3(glm::floor(glm::vec2(lo)), lo.z);
-    hi = glm::vec3(glm::ceil(glm::vec2(hi)), hi.z);
-    const int mapSize = std::max(options.tier.shadowMapSize, 16);
-    const float halfSide = std::ceil(std::max(0.5f * std::max(hi.x - lo.x, hi.y - lo.y), 1.0f));
-    const float texel = 2.0f * halfSide / static_cast<float>(mapSize);
-    const glm::vec2 mid = glm::round(glm::vec2(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y)) / texel) * texel;
-    const float nearZ = std::floor(-hi.z) - 1.0f, farZ = std::ceil(-lo.z) + 2.0f;  // view space looks down -z
-    const glm::mat4 lightViewProj =
-        glm::ortho(mid.x - halfSide, mid.x + halfSide, mid.y - halfSide, mid.y + halfSide, nearZ, farZ) *
-        lightView;
-    // Biases in metres (one texel, four more on slopes), as depth-range fractions.
-    const glm::vec2 shadowBias = glm::vec2(1.0f, 4.0f) * texel / (farZ - nearZ);
 
     // With the sun above, a body whose top is below every other body's bottom (the
     // ground) shadows nothing but itself: leave it out of the shadow pass, which
     // would otherwise rasterise the whole map for it. Other bodies sinking into it by
-    // up to `sinkTolerance` do not count: what it could shadow of them lies within a
-    // texel of it along the light, where the depth bias (a texel) leaves the shadow
-    // out anyway. So a pile pressing into the ground (by up to ~3 cm in pile1000) does
-    // not make it a caster now and then, each time a whole new map.
-    const float sinkTolerance = texel * sun.y;
+    // up to kGroundSinkTolerance do not count: it could only shadow their parts below
+    // its top, which it hides. So a pile pressing into the ground does not make it a
+    // caster now and then, each time a whole new map.
     float lowest = 1e30f, secondLowest = 1e30f;
     for (int pass = 0; pass < 2; ++pass) {
         for (const Instance& inst : pass == 0 ? draw.boxes : draw.spheres) {
@@ -708,15 +679,42 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         }
     }
     for (std::vector<Instance>& g : groups_) g.clear();
+    glm::vec3 castersLower(1e30f), castersUpper(-1e30f);
+    const auto addCaster = [&](const Instance& inst) {
+        const glm::vec3 centre(inst.positionHighlight), reach(glm::length(glm::vec3(inst.halfSizeFlags)));
+        castersLower = glm::min(castersLower, centre - reach);
+        castersUpper = glm::max(castersUpper, centre + reach);
+    };
     for (const Instance& inst : draw.boxes) {
         float bottom, top;
         verticalExtent(inst, false, bottom, top);
         // Compare with the lowest bottom of the *other* bodies.
         const float othersLowest = bottom <= lowest ? secondLowest : lowest;
-        const bool receiverOnly = sun.y > 0.0f && top <= othersLowest + sinkTolerance;
+        const bool receiverOnly = sun.y > 0.0f && top <= othersLowest + kGroundSinkTolerance;
         const bool grid = inst.halfSizeFlags.w > 0.5f;
         groups_[receiverOnly ? (grid ? 3 : 4) : (grid ? 2 : 0)].push_back(inst);
+        if (!receiverOnly) addCaster(inst);
     }
+    for (const Instance& inst : draw.spheres) addCaster(inst);
+
+    // Light: an orthographic box fitted to the view as the sun sees it (see
+    // shadow_fit.h). Casters nearer the sun than the box are clamped onto its near
+    // plane (depth clamp), so they still shadow what it covers.
+    const int mapSize = std::max(options.tier.shadowMapSize, 16);
+    const ShadowFit fit = fitShadowMap(camera, aspect, sun, castersLower, castersUpper, mapSize);
+    const glm::mat4& lightViewProj = fit.lightViewProj;
+    const float texel = fit.texel;
+    // Normal-offset bias: the lit shader looks the map up from a point this far off the
+    // surface along its normal, so a surface never compares with its own texels (no
+    // acne) while a receiver right at a caster's foot stays in its shadow (no lit gap
+    // where boxes meet the ground, as a depth bias of a few texels gave). The 2x2
+    // filter reaches a texel; half a texel more for where the map samples a caster.
+    const float normalOffset = 1.5f * texel;
+    // A depth bias of a tenth of a texel (as a depth-range fraction) for the map's
+    // 24-bit depth. (The shadow pass draws spheres with the coarse mesh, inside the
+    // fine one: farther from the sun, so that errs toward lit, never acne.)
+    const float depthBias = 0.1f * texel / fit.depthRange;
+
     // Bodies wholly behind a face of a large static box (the far side of a wall) are
     // left out of the main pass: all their pixels would fail the depth test there, yet
     // software GL pays for rasterising them. They still cast shadows.
@@ -822,14 +820,11 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     if (shadows && !shadowRects_.empty()) {
         glBindFramebuffer(GL_FRAMEBUFFER, shadowFbo_);
         glViewport(0, 0, shadowSize_, shadowSize_);
-        glEnable(GL_POLYGON_OFFSET_FILL);
-        glPolygonOffset(2.0f, 4.0f);
         glEnable(GL_DEPTH_CLAMP);
         shadow_.use();
         shadow_.set("uLightViewProj", lightViewProj);
         drawShadowRects(shadowRects_, lightViewProj, boxCasters);
         glDisable(GL_DEPTH_CLAMP);
-        glDisable(GL_POLYGON_OFFSET_FILL);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
 
@@ -877,7 +872,8 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         p->set("uEye", eye);
         const bool receives = shadows && (p == &litGrid_ || options.bodiesReceiveShadows);
         p->set("uShadows", receives ? 1 : 0);
-        p->set("uShadowBias", shadowBias);
+        p->set("uShadowNormalOffset", normalOffset);
+        p->set("uShadowBias", depthBias);
         p->set("uShadowMap", 0);
         if (p == &litBox_) {
             drawInstances(box_, instanceVbo_[0], boxRun[0], boxRun[1] - boxRun[0]);  // bodies seen

@@ -56,13 +56,10 @@ struct RenderOptions {
     /// a lit pixel.
     bool bodiesReceiveShadows = true;
     /// The render tier's settings; the shadow map has tier.shadowMapSize texels a side,
-    /// fitted to the region as the sun sees it (768 gives the pile1000 pen ~4 cm texels;
-    /// each doubling costs ~3-4x the shadow pass on llvmpipe).
+    /// fitted to the view (see shadow_fit.h): a camera 15 m from its target gets ~7 cm
+    /// texels at 768, ~2.5 cm at 2048. Each doubling costs ~3-4x the shadow pass on llvmpipe.
     TierSettings tier;
     glm::vec3 towardSun = glm::normalize(glm::vec3(0.45f, 1.0f, 0.3f));
-    /// The region whose shadows matter (the moving bodies): the map is fitted to this
-    /// box as seen from the sun. Casters outside it still shadow the region.
-    glm::vec3 shadowLower{-20.0f}, shadowUpper{20.0f};
     /// Debug lines hidden behind bodies are drawn faintly on top.
     bool debugXray = true;
     /// Framebuffer rectangles (x, y from the bottom left, width, height) that opaque

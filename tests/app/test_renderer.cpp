@@ -4,12 +4,14 @@
 // change the picture; ghost bodies blend over it in their tint and cast no shadow.
 #include "app/paths.h"
 #include "render/renderer.h"
+#include "render/shadow_fit.h"
 
 #include <glad/glad.h>
 
 #include <SDL.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -80,8 +82,6 @@ std::vector<unsigned char> renderedPixels(render::Renderer& renderer, const rend
     render::OrbitCamera camera;
     camera.frame(glm::vec3(0.0f), 9.0f, float(kWidth) / float(kHeight));
     render::RenderOptions options;
-    options.shadowLower = glm::vec3(-6.0f, 0.0f, -6.0f);
-    options.shadowUpper = glm::vec3(6.0f, 2.0f, 6.0f);
     return renderedPixels(renderer, draw, camera, options);
 }
 
@@ -225,8 +225,6 @@ TEST(Renderer, GhostBodiesShowSeeThroughInTheirTintAndCastNoShadow) {
 
     const render::OrbitCamera camera = lookingAlongMinusZ(glm::vec3(0.0f, 0.5f, 0.0f), 0.4f, 8.0f);
     render::RenderOptions options;
-    options.shadowLower = glm::vec3(-4.0f, 0.0f, -4.0f);
-    options.shadowUpper = glm::vec3(4.0f, 2.0f, 4.0f);
     const glm::vec4 grey(0.6f, 0.6f, 0.6f, 1.0f), orange(0.9f, 0.5f, 0.3f, 1.0f), tint(0.55f, 1.0f, 0.95f, 1.0f);
     const glm::quat upright(1.0f, 0.0f, 0.0f, 0.0f);
     render::DrawList real;
@@ -265,6 +263,97 @@ TEST(Renderer, GhostBodiesShowSeeThroughInTheirTintAndCastNoShadow) {
         }
     }
     EXPECT_EQ(changedOutside, 0u);
+}
+
+
+// Brightness (sum of the bytes) at a world point's pixel.
+int brightnessAt(const std::vector<unsigned char>& pixels, const render::OrbitCamera& camera, const glm::vec3& p) {
+    const glm::vec4 projected = camera.project(p, float(kWidth), float(kHeight));
+    const glm::ivec3 c = pixelAt(pixels, glm::vec2(projected));
+    return c.r + c.g + c.b;
+}
+
+TEST(Renderer, ABoxOnTheGroundShadowsItRightAtItsFoot) {
+    HiddenGlWindow window;
+    if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
+    render::Renderer renderer;
+    ASSERT_TRUE(initWithSourceShaders(renderer));
+    // A 1 m box on the ground; the sun (+x, up, +z) casts its shadow toward -x. Seen
+    // from the -x side, close, with a coarse map (256: ~2.3 cm texels here) so that a
+    // bias of a few texels would leave a lit gap of several pixels at the box's foot.
+    render::OrbitCamera camera;
+    camera.target = glm::vec3(-0.5f, 0.0f, 0.0f);
+    camera.yaw = -1.5707963f;
+    camera.pitch = 0.7f;
+    camera.distance = 1.5f;
+    render::RenderOptions options;
+    options.tier.shadowMapSize = 256;
+    const glm::vec4 grey(0.6f, 0.6f, 0.6f, 1.0f), orange(0.9f, 0.5f, 0.3f, 1.0f);
+    const glm::quat upright(1.0f, 0.0f, 0.0f, 0.0f);
+    render::DrawList draw;
+    draw.boxes.push_back(render::Instance::make(glm::vec3(0.0f, -0.5f, 0.0f), upright, glm::vec3(20.0f, 0.5f, 20.0f),
+                                                grey, render::Highlight::None, true));
+    draw.boxes.push_back(render::Instance::make(glm::vec3(0.0f, 0.5f, 0.0f), upright, glm::vec3(0.5f), orange));
+    const std::vector<unsigned char> pixels = renderedPixels(renderer, draw, camera, options);
+    // The ground in the sun (beside the shadow, which leans toward -z) and deep in the shadow.
+    const int lit = brightnessAt(pixels, camera, glm::vec3(-0.7f, 0.0f, 0.75f));
+    const int shadowed = brightnessAt(pixels, camera, glm::vec3(-0.75f, 0.0f, -0.15f));
+    ASSERT_GT(lit - shadowed, 100) << "no shadow to compare with";
+    // Where a bias shows is by the box's foot at its corners: there the sun's ray from
+    // the ground crosses only a corner of the box, so the ground is barely deeper than
+    // the caster. Ground points a (2 to 6 cm) off the shadowed face and b inside the
+    // shadow's edge from the corner (-0.5, 0, 0.5), where the ray's chord through the
+    // box is ~9.5 cm (b / 0.3 - a / 0.45 times the sun vector's length 1.137): all
+    // within a quarter of the way from shadowed to lit.
+    for (const float a : {0.02f, 0.04f, 0.06f}) {
+        const float b = a * 0.3f / 0.45f + 0.025f;  // on the shadow edge at 2a/3, then 2.5 cm in
+        const int brightness = brightnessAt(pixels, camera, glm::vec3(-0.5f - a, 0.0f, 0.5f - b));
+        EXPECT_LT(brightness, shadowed + (lit - shadowed) / 4)
+            << "ground " << a * 100.0f << " cm off the face, " << b * 100.0f << " cm in from the corner: "
+            << brightness << " (lit " << lit << ", shadowed " << shadowed << ")";
+    }
+    // And along the shadowed face, 1.5 to 4.5 cm off it.
+    for (const float gap : {0.015f, 0.03f, 0.045f}) {
+        for (const float z : {-0.3f, -0.15f, 0.2f, 0.35f}) {
+            const int brightness = brightnessAt(pixels, camera, glm::vec3(-0.5f - gap, 0.0f, z));
+            EXPECT_LT(brightness, shadowed + (lit - shadowed) / 4)
+                << gap * 100.0f << " cm from the box at z " << z << ": " << brightness << " (lit " << lit
+                << ", shadowed " << shadowed << ")";
+        }
+    }
+}
+
+TEST(Renderer, ShadowMapFittedToTheViewKeepsItsTexelsWhenABodyIsShotFarAway) {
+    // Pure math: no GL.
+    render::OrbitCamera camera;  // 15 m from its target
+    const float aspect = 16.0f / 9.0f;
+    const glm::vec3 sun = glm::normalize(glm::vec3(0.45f, 1.0f, 0.3f));
+    const int mapSize = 768;
+    // The casters of a scene like the default one (kerbs at +-20 m), then a sphere 80 m away.
+    const glm::vec3 lower(-20.0f, 0.0f, -20.0f), upper(20.0f, 4.0f, 20.0f);
+    const render::ShadowFit near = render::fitShadowMap(camera, aspect, sun, lower, upper, mapSize);
+    const render::ShadowFit shot =
+        render::fitShadowMap(camera, aspect, sun, lower, glm::max(upper, glm::vec3(80.0f, 1.0f, 0.0f)), mapSize);
+    EXPECT_EQ(shot.texel, near.texel);
+    // Bounded by the view: the slice out to twice the camera's distance (a sphere of
+    // ~0.86 x 30 m here), whole metres, over the map's texels.
+    EXPECT_LE(near.texel, 2.0f * std::ceil(0.86f * render::kShadowReach * camera.distance) / float(mapSize));
+    EXPECT_LT(near.texel, 0.07f);  // the map fitted to the moving bodies reached 21 cm
+    // The view's target and the ground around it are on the map.
+    for (const glm::vec3& p : {camera.target, glm::vec3(5.0f, 0.0f, 5.0f), glm::vec3(-5.0f, 0.0f, -5.0f)}) {
+        const glm::vec4 q = near.lightViewProj * glm::vec4(p, 1.0f);
+        EXPECT_LE(std::fabs(q.x), 1.0f);
+        EXPECT_LE(std::fabs(q.y), 1.0f);
+    }
+    // Turning the camera keeps the texel size and grid (no shimmer): the slice is taken
+    // as its bounding sphere, the same whichever way the camera looks.
+    render::OrbitCamera turned = camera;
+    turned.orbit(0.4f, 0.1f);
+    EXPECT_EQ(render::fitShadowMap(turned, aspect, sun, lower, upper, mapSize).texel, near.texel);
+    // Moving it by a fraction of a texel keeps the whole light box.
+    render::OrbitCamera nudged = camera;
+    nudged.target += glm::vec3(0.1f * near.texel, 0.0f, 0.0f);
+    EXPECT_EQ(render::fitShadowMap(nudged, aspect, sun, lower, upper, mapSize).lightViewProj, near.lightViewProj);
 }
 
 }  // namespace
