@@ -110,6 +110,9 @@ constexpr float kOcclusionMargin = 0.01f;
 // settled pile1000 presses 1-30 mm into it).
 constexpr float kGroundSinkTolerance = 0.05f;
 
+// glPolygonOffset's factor and units for the bodies of the main pass (see render()).
+constexpr glm::vec2 kBodyDepthOffset(1.0f, 1.0f);
+
 // Spheres smaller than this on screen (radius, pixels) use the coarse mesh.
 constexpr float kFineSpherePixels = 24.0f;
 
@@ -569,14 +572,14 @@ void Renderer::drawGhosts(const DrawList& draw, const glm::mat4& viewProj, const
     }
     // Depth-tested against the opaque pass (a ghost behind a real body is hidden, and
     // the panels' depth 0 hides it under them) but not written: ghosts never hide one
-    // another. Pushed back a little, so a ghost body still where the real one is does
-    // not flicker through it.
+    // another. Pushed back a little more than the real bodies (kBodyDepthOffset), so a
+    // ghost body still where the real one is does not flicker through it.
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
     glEnable(GL_CULL_FACE);
     glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(1.0f, 4.0f);
+    glPolygonOffset(kBodyDepthOffset.x + 1.0f, kBodyDepthOffset.y + 4.0f);
     for (ShaderProgram* p : {&ghostBox_, &ghostSphere_}) {
         p->use();
         p->set("uViewProj", viewProj);
@@ -862,6 +865,11 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
         glDisable(GL_SCISSOR_TEST);
     };
 
+    // The bodies' depths are pushed back by a pixel's depth slope and a step: debug
+    // lines lying on a face (an outline, a box's bounds) then win the depth test all
+    // along instead of tying with the face pixel by pixel (stippled).
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(kBodyDepthOffset.x, kBodyDepthOffset.y);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, shadowTex_);
     for (const ShaderProgram* p : {&litBox_, &litGrid_, &litSphere_}) {
@@ -891,6 +899,7 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
     litBox_.use();
     inVisibleRects([&] { drawInstances(box_, instanceVbo_[0], boxRun[4], boxRun[5] - boxRun[4]); });
     glBindTexture(GL_TEXTURE_2D, 0);
+    glDisable(GL_POLYGON_OFFSET_FILL);
     glDisable(GL_CULL_FACE);
 
     // Sky gradient after the opaque pass, at the far plane: only uncovered pixels are shaded.
@@ -906,6 +915,8 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
 
     // Debug layer: depth-tested at full strength, then faintly on top where hidden.
     if (!debug.lines.empty() || !debug.points.empty()) {
+        // Metres one pixel spans at one metre from the eye (see point.vert).
+        const float metresPerPixel = 2.0f * std::tan(camera.fovY * 0.5f) / static_cast<float>(std::max(viewport.w, 1));
         glEnable(GL_BLEND);
         glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
         glEnable(GL_PROGRAM_POINT_SIZE);
@@ -923,6 +934,8 @@ void Renderer::render(const OrbitCamera& camera, int width, int height, const Dr
             glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(debug.lines.size()));
             point_.use();
             point_.set("uViewProj", viewProj);
+            point_.set("uEye", eye);
+            point_.set("uMetresPerPixel", metresPerPixel);
             point_.set("uAlpha", alpha);
             glBindVertexArray(pointVao_);
             glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(debug.points.size()));

@@ -356,5 +356,90 @@ TEST(Renderer, ShadowMapFittedToTheViewKeepsItsTexelsWhenABodyIsShotFarAway) {
     EXPECT_EQ(render::fitShadowMap(nudged, aspect, sun, lower, upper, mapSize).lightViewProj, near.lightViewProj);
 }
 
+// A scene of a ground and a slab 0.3 m thick standing across the view, 25 m away.
+render::DrawList slabScene() {
+    const glm::vec4 grey(0.6f, 0.6f, 0.6f, 1.0f), blue(0.3f, 0.4f, 0.8f, 1.0f);
+    const glm::quat upright(1.0f, 0.0f, 0.0f, 0.0f);
+    render::DrawList draw;
+    draw.boxes.push_back(render::Instance::make(glm::vec3(0.0f, -0.5f, 0.0f), upright, glm::vec3(40.0f, 0.5f, 40.0f),
+                                                grey, render::Highlight::None, true));
+    draw.boxes.push_back(render::Instance::make(glm::vec3(0.0f, 1.0f, 0.0f), upright, glm::vec3(2.0f, 1.0f, 0.15f), blue));
+    return draw;
+}
+
+TEST(Renderer, AContactPointBehindABodyIsNotDrawnThroughIt) {
+    HiddenGlWindow window;
+    if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
+    render::Renderer renderer;
+    ASSERT_TRUE(initWithSourceShaders(renderer));
+    const render::OrbitCamera camera = lookingAlongMinusZ(glm::vec3(0.0f, 1.0f, 0.0f), 0.1f, 25.0f);
+    render::RenderOptions options;
+    options.shadows = false;
+    options.debugXray = false;  // hidden is hidden: no faint copy on top
+    const render::DrawList draw = slabScene();
+    const glm::vec4 red(1.0f, 0.0f, 0.0f, 1.0f);
+    // One point on the slab's front face (seen), one 0.3 m behind its back face, where a
+    // contact with a body behind it would be: 0.45 m behind what the eye sees there.
+    const glm::vec3 onFront(-1.0f, 1.0f, 0.15f), behind(1.0f, 1.0f, -0.45f);
+    render::DebugDraw debug;
+    debug.point(onFront, red);
+    debug.point(behind, red);
+    renderer.render(camera, kWidth, kHeight, draw, debug, options);
+    std::vector<unsigned char> pixels(size_t(kWidth) * kHeight * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, kWidth, kHeight, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    const std::vector<unsigned char> without = renderedPixels(renderer, draw, camera, options);
+    const auto at = [&](const std::vector<unsigned char>& image, const glm::vec3& p) {
+        return pixelAt(image, glm::vec2(camera.project(p, float(kWidth), float(kHeight))));
+    };
+    EXPECT_EQ(at(pixels, onFront), glm::ivec3(255, 0, 0)) << "the point on the face it lies on shows whole";
+    EXPECT_EQ(at(pixels, behind), at(without, behind)) << "the point behind the slab shows through it";
+    // With the x-ray layer, the hidden point shows faintly: far from its full red.
+    options.debugXray = true;
+    renderer.render(camera, kWidth, kHeight, draw, debug, options);
+    glReadPixels(0, 0, kWidth, kHeight, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    const glm::ivec3 faint = at(pixels, behind), slab = at(without, behind);
+    EXPECT_NE(faint, slab);
+    EXPECT_LT(faint.r - slab.r, 100) << "drawn at full strength through the slab";
+}
+
+TEST(Renderer, ADebugLineLyingOnAFaceShowsAllAlongIt) {
+    HiddenGlWindow window;
+    if (!window.ready()) GTEST_SKIP() << "no OpenGL 3.3 context (SDL offscreen driver): " << SDL_GetError();
+    render::Renderer renderer;
+    ASSERT_TRUE(initWithSourceShaders(renderer));
+    const render::OrbitCamera camera = lookingAlongMinusZ(glm::vec3(0.0f, 1.0f, 0.0f), 0.35f, 12.0f);
+    render::RenderOptions options;
+    options.debugXray = false;  // where the line is hidden, nothing shows
+    const render::DrawList draw = slabScene();
+    // Lines on the slab's top face and on the ground, across the view, in pure red.
+    render::DebugDraw debug;
+    const glm::vec4 red(1.0f, 0.0f, 0.0f, 1.0f);
+    const glm::vec3 lines[2][2] = {{{-1.8f, 2.0f, 0.05f}, {1.8f, 2.0f, 0.05f}}, {{-3.0f, 0.0f, 2.3f}, {3.0f, 0.0f, 2.3f}}};
+    for (const auto& l : lines) debug.line(l[0], l[1], red);
+    renderer.render(camera, kWidth, kHeight, draw, debug, options);
+    std::vector<unsigned char> pixels(size_t(kWidth) * kHeight * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, kWidth, kHeight, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    // Every column the line crosses has a red pixel within a pixel of it (no stipple).
+    for (const auto& l : lines) {
+        const glm::vec4 a = camera.project(l[0], float(kWidth), float(kHeight));
+        const glm::vec4 b = camera.project(l[1], float(kWidth), float(kHeight));
+        int columns = 0, missing = 0;
+        for (int x = int(a.x) + 2; x <= int(b.x) - 2; ++x) {
+            const float y = a.y + (b.y - a.y) * (float(x) - a.x) / (b.x - a.x);
+            bool found = false;
+            for (int dy = -1; dy <= 1 && !found; ++dy) {
+                const glm::ivec3 c = pixelAt(pixels, glm::vec2(float(x), y + float(dy)));
+                found = c.r > 200 && c.g < 60 && c.b < 60;
+            }
+            ++columns;
+            missing += !found;
+        }
+        EXPECT_GT(columns, 50);
+        EXPECT_EQ(missing, 0) << "of " << columns << " columns at y " << a.y;
+    }
+}
+
 }  // namespace
 }  // namespace impulse
