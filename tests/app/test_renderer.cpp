@@ -69,9 +69,9 @@ render::DrawList boxesOnGround() {
 }
 
 std::vector<unsigned char> renderedPixels(render::Renderer& renderer, const render::DrawList& draw,
-                                          const render::OrbitCamera& camera,
-                                          const render::RenderOptions& options) {
-    renderer.render(camera, kWidth, kHeight, draw, render::DebugDraw{}, options);
+                                          const render::OrbitCamera& camera, const render::RenderOptions& options,
+                                          const render::DebugDraw& debug = {}) {
+    renderer.render(camera, kWidth, kHeight, draw, debug, options);
     std::vector<unsigned char> pixels(size_t(kWidth) * kHeight * 3);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, kWidth, kHeight, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
@@ -384,10 +384,7 @@ TEST(Renderer, AContactPointBehindABodyIsNotDrawnThroughIt) {
     render::DebugDraw debug;
     debug.point(onFront, red);
     debug.point(behind, red);
-    renderer.render(camera, kWidth, kHeight, draw, debug, options);
-    std::vector<unsigned char> pixels(size_t(kWidth) * kHeight * 3);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, kWidth, kHeight, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    const std::vector<unsigned char> pixels = renderedPixels(renderer, draw, camera, options, debug);
     const std::vector<unsigned char> without = renderedPixels(renderer, draw, camera, options);
     const auto at = [&](const std::vector<unsigned char>& image, const glm::vec3& p) {
         return pixelAt(image, glm::vec2(camera.project(p, float(kWidth), float(kHeight))));
@@ -396,9 +393,7 @@ TEST(Renderer, AContactPointBehindABodyIsNotDrawnThroughIt) {
     EXPECT_EQ(at(pixels, behind), at(without, behind)) << "the point behind the slab shows through it";
     // With the x-ray layer, the hidden point shows faintly: far from its full red.
     options.debugXray = true;
-    renderer.render(camera, kWidth, kHeight, draw, debug, options);
-    glReadPixels(0, 0, kWidth, kHeight, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
-    const glm::ivec3 faint = at(pixels, behind), slab = at(without, behind);
+    const glm::ivec3 faint = at(renderedPixels(renderer, draw, camera, options, debug), behind), slab = at(without, behind);
     EXPECT_NE(faint, slab);
     EXPECT_LT(faint.r - slab.r, 100) << "drawn at full strength through the slab";
 }
@@ -417,10 +412,7 @@ TEST(Renderer, ADebugLineLyingOnAFaceShowsAllAlongIt) {
     const glm::vec4 red(1.0f, 0.0f, 0.0f, 1.0f);
     const glm::vec3 lines[2][2] = {{{-1.8f, 2.0f, 0.05f}, {1.8f, 2.0f, 0.05f}}, {{-3.0f, 0.0f, 2.3f}, {3.0f, 0.0f, 2.3f}}};
     for (const auto& l : lines) debug.line(l[0], l[1], red);
-    renderer.render(camera, kWidth, kHeight, draw, debug, options);
-    std::vector<unsigned char> pixels(size_t(kWidth) * kHeight * 3);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, kWidth, kHeight, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    const std::vector<unsigned char> pixels = renderedPixels(renderer, draw, camera, options, debug);
     // Every column the line crosses has a red pixel within a pixel of it (no stipple).
     for (const auto& l : lines) {
         const glm::vec4 a = camera.project(l[0], float(kWidth), float(kHeight));
