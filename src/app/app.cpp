@@ -45,7 +45,8 @@ constexpr double kMaxAutosaveSeconds = 3600.0;
 // The frame that asks whether to restore a recovery file (see offerRecovery's call).
 constexpr int kOfferRecoveryFrame = 2;
 
-constexpr double kTargetFrameSeconds = 1.0 / 60.0;  // vsync does nothing under Xvfb: cap ourselves
+// Without vsync (software tier, or none to be had: Xvfb) the loop caps its own rate.
+constexpr double kTargetFrameSeconds = 1.0 / 60.0;
 // ImGui's default font is a 13-pixel bitmap font; larger text is this size times the scale.
 constexpr float kBaseFontPixels = 13.0f;
 // After input the loop draws this many frames before it may wait again: ImGui needs a
@@ -92,11 +93,6 @@ void useNearestFontSampling() {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glBindTexture(GL_TEXTURE_2D, 0);
 }
-// The frame budget judges the work before the buffer swap, which waits for vsync on a
-// desktop; this much of the frame is left for the swap itself (a copy under Xvfb).
-constexpr double kSwapAllowanceMs = 1.0;
-static_assert(static_cast<int>(ui::ShadowCut::all) == FrameBudget::kMaxCut, "one cut per ShadowCut step");
-
 // A scene to fall back on when the preset folder is missing: ground and a few bodies.
 scene::Scene builtinScene() {
     scene::Scene s;
@@ -128,8 +124,7 @@ App::App(AppOptions options, DataPaths paths)
     : options_(std::move(options)),
       paths_(std::move(paths)),
       input_(experiment_, options_.width, options_.height),
-      panels_(paths_.scenes, ""),
-      frameBudget_(kTargetFrameSeconds * 1000.0 - kSwapAllowanceMs) {
+      panels_(paths_.scenes, "") {
     sim_.paused = options_.paused;
     input_.setShownBodies(&frame_.shownBodies());
 }
@@ -170,27 +165,16 @@ bool App::openWindow() {
 #endif
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
-    const std::string title = "Impulse Lab - " + experiment_.scene().name;
-    window_ = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options_.width,
-                               options_.height, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-    if (!window_) {
-        std::fprintf(stderr,
-                     "impulse-lab: cannot create an OpenGL 3.3 window: %s\n"
-                     "  Try SDL_VIDEODRIVER=offscreen (Mesa EGL), or impulse-sim for headless runs.\n",
-                     SDL_GetError());
-        return false;
-    }
-    context_ = SDL_GL_CreateContext(window_);
-    if (!context_) {
-        std::fprintf(stderr, "impulse-lab: cannot create an OpenGL 3.3 core context: %s\n", SDL_GetError());
-        return false;
-    }
-    SDL_GL_MakeCurrent(window_, context_);
-    const bool vsync = SDL_GL_SetSwapInterval(1) == 0;
-    if (!gladLoadGLLoader(reinterpret_cast<GLADloadproc>(SDL_GL_GetProcAddress))) {
-        std::fprintf(stderr, "impulse-lab: cannot load the OpenGL 3.3 functions (the context says %d.%d)\n",
-                     GLVersion.major, GLVersion.minor);
-        return false;
+    // The tier's MSAA must be asked for with the window. Left to GL_RENDERER, the tier
+    // is known only once a context exists: the first window is made without samples and
+    // made again with them when the renderer turns out to be a GPU's.
+    const int askedSamples = options_.renderTier ? render::tierSettings(*options_.renderTier).msaaSamples : 0;
+    if (!createGlWindow(askedSamples)) return false;
+    rendererTier_ = render::tierForRenderer(reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+    const int tierSamples = render::tierSettings(options_.renderTier.value_or(rendererTier_)).msaaSamples;
+    if (tierSamples > 0 && !options_.renderTier) {
+        destroyGlWindow();
+        if (!createGlWindow(tierSamples)) return false;
     }
     input_.setWindow(window_);
     std::string error;
@@ -198,18 +182,17 @@ bool App::openWindow() {
         std::fprintf(stderr, "impulse-lab: %s\n", error.c_str());
         return false;
     }
-    // One line a bug report can quote: which GL drew (llvmpipe or a GPU), the render
-    // tier and why, and whether the swap waits for the display (Xvfb has no vsync: the
-    // loop caps the rate at 60 Hz).
     const render::GlInfo& gl = frame_.glInfo();
     frameInfo_.glRenderer = gl.renderer;
-    const render::RenderTier tier = options_.renderTier.value_or(render::tierForRenderer(gl.renderer));
-    frame_.setTier(render::tierSettings(tier));
-    frameInfo_.renderTier = tier;
-    std::printf("impulse-lab: OpenGL %s on %s (%s), render tier %s (%s), vsync %s%s\n", gl.version.c_str(),
-                gl.renderer.c_str(), gl.vendor.c_str(), render::tierName(tier),
-                options_.renderTier ? "--render-tier" : "from GL_RENDERER", vsync ? "on" : "unavailable",
-                gl.debugOutput ? ", GL debug output on" : "");
+    applyTier(options_.renderTier);
+    // One line a bug report can quote: which GL drew (llvmpipe or a GPU), the render
+    // tier and why, its MSAA, and whether the swap waits for the display (Xvfb has no
+    // vsync: the loop caps the rate at 60 Hz).
+    const render::TierSettings& tier = frame_.tier();
+    std::printf("impulse-lab: OpenGL %s on %s (%s), render tier %s (%s), MSAA %dx, vsync %s%s\n",
+                gl.version.c_str(), gl.renderer.c_str(), gl.vendor.c_str(), render::tierName(tier.tier),
+                options_.renderTier ? "--render-tier" : "from GL_RENDERER", tier.msaaSamples,
+                vsync_ ? "on" : (tier.vsync ? "unavailable" : "off"), gl.debugOutput ? ", GL debug output on" : "");
     std::fflush(stdout);
 
     IMGUI_CHECKVERSION();
@@ -238,12 +221,85 @@ void App::closeWindow() {
         ImGui::DestroyContext();
     }
     frame_.release();  // GL objects go while the context lives
+    gpuTimer_.release();
+    destroyGlWindow();
+    input_.setWindow(nullptr);
+    SDL_Quit();
+}
+
+bool App::createGlWindow(int samples) {
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, samples > 0 ? 1 : 0);
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, samples);
+    const std::string title = "Impulse Lab - " + experiment_.scene().name;
+    const auto create = [&] {
+        window_ = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options_.width,
+                                   options_.height, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+        context_ = window_ ? SDL_GL_CreateContext(window_) : nullptr;
+        return context_ != nullptr;
+    };
+    if (!create() && samples > 0) {
+        // No visual or context with samples: draw without MSAA rather than not at all.
+        std::printf("impulse-lab: the GL context refused %dx MSAA (%s): drawing without it\n", samples,
+                    SDL_GetError());
+        destroyGlWindow();
+        SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, 0);
+        SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, 0);
+        create();
+    }
+    if (!window_) {
+        std::fprintf(stderr,
+                     "impulse-lab: cannot create an OpenGL 3.3 window: %s\n"
+                     "  Try SDL_VIDEODRIVER=offscreen (Mesa EGL), or impulse-sim for headless runs.\n",
+                     SDL_GetError());
+        return false;
+    }
+    if (!context_) {
+        std::fprintf(stderr, "impulse-lab: cannot create an OpenGL 3.3 core context: %s\n", SDL_GetError());
+        return false;
+    }
+    SDL_GL_MakeCurrent(window_, context_);
+    if (!gladLoadGLLoader(reinterpret_cast<GLADloadproc>(SDL_GL_GetProcAddress))) {
+        std::fprintf(stderr, "impulse-lab: cannot load the OpenGL 3.3 functions (the context says %d.%d)\n",
+                     GLVersion.major, GLVersion.minor);
+        return false;
+    }
+    // What the context gave, which may be fewer samples than asked for.
+    GLint sampleBuffers = 0, given = 0;
+    glGetIntegerv(GL_SAMPLE_BUFFERS, &sampleBuffers);
+    glGetIntegerv(GL_SAMPLES, &given);
+    msaaSamples_ = sampleBuffers > 0 ? given : 0;
+    if (samples > 0 && msaaSamples_ < samples) {
+        std::printf("impulse-lab: asked for %dx MSAA, the context gave %dx\n", samples, msaaSamples_);
+    }
+    return true;
+}
+
+void App::destroyGlWindow() {
     if (context_) SDL_GL_DeleteContext(context_);
     if (window_) SDL_DestroyWindow(window_);
     context_ = nullptr;
     window_ = nullptr;
-    input_.setWindow(nullptr);
-    SDL_Quit();
+    msaaSamples_ = 0;
+}
+
+void App::applyTier(render::TierChoice choice) {
+    render::TierSettings tier = render::tierSettings(choice.value_or(rendererTier_));
+    // The window's samples were fixed when it was made: a tier without MSAA turns them
+    // off; one with MSAA on a window without samples draws without until a restart.
+    frameInfo_.tierNote.clear();
+    if (tier.msaaSamples > 0 && msaaSamples_ == 0) {
+        frameInfo_.tierNote = "MSAA needs a window made with samples: start with --render-tier standard";
+    }
+    tier.msaaSamples = tier.msaaSamples > 0 ? msaaSamples_ : 0;
+    if (msaaSamples_ > 0) tier.msaaSamples > 0 ? glEnable(GL_MULTISAMPLE) : glDisable(GL_MULTISAMPLE);
+    vsync_ = SDL_GL_SetSwapInterval(tier.vsync ? 1 : 0) == 0 && tier.vsync;
+    frame_.setTier(tier);
+    autoShadows_.reset();  // what the cuts saved was measured with the old settings
+    gpuTimer_.reset();
+    frameInfo_.renderTier = tier.tier;
+    frameInfo_.rendererTier = rendererTier_;
+    frameInfo_.tierChoice = choice;
+    frameInfo_.msaaSamples = tier.msaaSamples;
 }
 
 bool App::openScene(const std::string& path, std::string& note) {
@@ -290,7 +346,7 @@ void App::sceneRestarted() {
     timeline_ = ui::TimelineControls{};  // loop points of a run that is gone
     panels_.stats().clear();
     panels_.stats().push(ui::measure(experiment_.world(), 0.0f));
-    frameBudget_.reset();  // what the cuts saved was measured on the old world
+    autoShadows_.reset();  // what the cuts saved was measured on the old world
 }
 
 void App::sceneLoaded() {
@@ -377,14 +433,16 @@ int App::run() {
         opened = "loaded built-in scene";
     }
     settingsPath_ = layoutSettingsPath();
+    AppSettings settings;
     if (settingsPath_.empty()) {
         std::fprintf(stderr, "impulse-lab: neither XDG_CONFIG_HOME nor HOME is set: the panel columns' widths "
-                             "will not be remembered\n");
-    } else if (const std::string problem = loadColumnWidths(settingsPath_, columnWidths_); !problem.empty()) {
-        std::fprintf(stderr, "impulse-lab: layout settings: %s (using the default column widths)\n", problem.c_str());
+                             "and the Shadows setting will not be remembered\n");
+    } else if (const std::string problem = loadSettings(settingsPath_, settings); !problem.empty()) {
+        std::fprintf(stderr, "impulse-lab: settings: %s (using the defaults)\n", problem.c_str());
     }
-    columnWidths_ = ui::clampWidths(columnWidths_);
-    const ui::ColumnWidths startWidths = columnWidths_;
+    columnWidths_ = ui::clampWidths(settings.columns);
+    view_.shadows = options_.shadows.value_or(settings.shadows);
+    const AppSettings startSettings{columnWidths_, settings.shadows};
     if (const std::string refused = startAutosave(); !refused.empty()) {
         std::fprintf(stderr, "impulse-lab: %s\n", refused.c_str());
         return 2;
@@ -470,20 +528,43 @@ int App::run() {
                      panels_.pickedContact(), input_.preview());
         const bool physicsOnJob = physicsPlacement_.onBackground();
         if (physicsOnJob) physicsJob_.start([this, frameSeconds] { physicsMs_ = simulate(frameSeconds); });
-        // The times below include the rasteriser's work: a fence marks the end of the 3D
-        // pass and glFinish the end of the panels. The panels are submitted before the
-        // wait for the fence, so that this CPU work overlaps the rasterisation of the 3D
-        // pass (software GL, llvmpipe, rasterises on its own threads from the flush on).
-        frame_.render(input_.camera(), view_, shadowCut());
-        if (videoFrame_) recordVideoFrame();
-        const GLsync sceneDone = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-        glFlush();
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        glClientWaitSync(sceneDone, GL_SYNC_FLUSH_COMMANDS_BIT, GL_TIMEOUT_IGNORED);
-        glDeleteSync(sceneDone);
-        const Uint64 t1 = SDL_GetPerformanceCounter();
-        glFinish();
-        const Uint64 t2 = SDL_GetPerformanceCounter();
+        const ShadowCut cut = autoShadows_.cut(view_.shadows, frame_.tier());
+        const bool timerQueries = frame_.tier().timerQueries;
+        const Uint64 renderStart = SDL_GetPerformanceCounter();
+        Uint64 t1 = 0, t2 = 0;
+        if (timerQueries) {
+            // The GL's own times of the 3D pass and the panels, read a few frames later:
+            // the CPU goes on to the swap without waiting for the GPU.
+            gpuTimer_.begin(render::GpuTimer::scene);
+            frame_.render(input_.camera(), cut);
+            gpuTimer_.end();
+            if (videoFrame_) recordVideoFrame();
+            t1 = SDL_GetPerformanceCounter();
+            gpuTimer_.begin(render::GpuTimer::panels);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            gpuTimer_.end();
+            gpuTimer_.endFrame();
+            t2 = SDL_GetPerformanceCounter();
+            times.render3d = gpuTimer_.latestMs(render::GpuTimer::scene);
+            times.uiGl = gpuTimer_.latestMs(render::GpuTimer::panels);
+        } else {
+            // Software GL: the times include the rasteriser's work: a fence marks the end
+            // of the 3D pass and glFinish the end of the panels. The panels are submitted
+            // before the wait for the fence, so that this CPU work overlaps the
+            // rasterisation of the 3D pass (llvmpipe rasterises on its own threads from
+            // the flush on).
+            frame_.render(input_.camera(), cut);
+            if (videoFrame_) recordVideoFrame();
+            const GLsync sceneDone = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+            glFlush();
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            glClientWaitSync(sceneDone, GL_SYNC_FLUSH_COMMANDS_BIT, GL_TIMEOUT_IGNORED);
+            glDeleteSync(sceneDone);
+            t1 = SDL_GetPerformanceCounter();
+            glFinish();
+            t2 = SDL_GetPerformanceCounter();
+            times.render3d = msBetween(renderStart, t1);
+        }
         if (physicsOnJob) {
             physicsJob_.wait();
         } else {
@@ -515,20 +596,18 @@ int App::run() {
         times.physicsWait = msBetween(t2, physicsDone);
         times.present = msBetween(physicsDone, t3);
         times.busy = msBetween(start, t3);
-        times.shadowCut = shadowCut();  // what this frame was drawn with
+        times.shadowCut = cut;  // what this frame was drawn with
         showTimes(times);
-        if (view_.holdFrameRate && view_.shadows) {
-            frameBudget_.record(times.busy - times.present);
-        } else {
-            frameBudget_.reset();
-        }
-        frameInfo_.shadowCut = shadowCut();
+        autoShadows_.record(times, view_.shadows, frame_.tier());
+        const ShadowCut nextCut = autoShadows_.cut(view_.shadows, frame_.tier());
+        frameInfo_.shadows = describeShadows(view_.shadows, frame_.tier(), nextCut, frameInfo_.render3dMs);
+        frameInfo_.shadowsCut = nextCut != ShadowCut::none && view_.shadows == ShadowMode::automatic;
         if (profile) history.push_back(times);
         if (lastFrame) quit = true;
         panels_.setVideoStatus(video_.status());
 
         const double busy = static_cast<double>(SDL_GetPerformanceCounter() - start) / frequency;
-        if (busy < kTargetFrameSeconds) {
+        if (!vsync_ && busy < kTargetFrameSeconds) {
             SDL_Delay(static_cast<Uint32>((kTargetFrameSeconds - busy) * 1000.0));
         }
     }
@@ -567,11 +646,13 @@ int App::run() {
         std::fflush(stdout);
     }
     if (const char* layoutReport = std::getenv("IMPULSE_LAYOUT_JSON")) writeLayout(layoutReport);
-    const bool widthsChanged =
-        columnWidths_.left != startWidths.left || columnWidths_.right != startWidths.right;
-    if (widthsChanged && !settingsPath_.empty()) {
-        if (const std::string problem = saveColumnWidths(settingsPath_, columnWidths_); !problem.empty()) {
-            std::fprintf(stderr, "impulse-lab: layout settings not saved: %s\n", problem.c_str());
+    // A --shadows flag is for this run: only a change made in the World panel is kept.
+    const AppSettings endSettings{columnWidths_, options_.shadows && view_.shadows == *options_.shadows
+                                                     ? startSettings.shadows
+                                                     : view_.shadows};
+    if (!(endSettings == startSettings) && !settingsPath_.empty()) {
+        if (const std::string problem = saveSettings(settingsPath_, endSettings); !problem.empty()) {
+            std::fprintf(stderr, "impulse-lab: settings not saved: %s\n", problem.c_str());
         }
     }
     if (!options_.saveOnExit.empty()) {
@@ -591,6 +672,9 @@ void App::showTimes(const FrameTimes& t) {
     smooth(frameInfo_.physicsMs, t.physics);
     smooth(frameInfo_.physicsWaitMs, t.physicsWait);
     smooth(frameInfo_.renderMs, t.render);
+    if (t.render3d >= 0.0) smooth(frameInfo_.render3dMs, t.render3d);
+    if (t.uiGl >= 0.0) smooth(frameInfo_.uiGlMs, t.uiGl);
+    frameInfo_.timerQueries = frame_.tier().timerQueries;
     smooth(frameInfo_.uiMs, t.ui);
     smooth(frameInfo_.presentMs, t.present);
 }
@@ -609,12 +693,20 @@ void App::printProfile(const std::vector<FrameTimes>& history, size_t warmUpFram
                 median(&FrameTimes::busy), median(&FrameTimes::physics), median(&FrameTimes::physicsWait),
                 median(&FrameTimes::render), median(&FrameTimes::ui), median(&FrameTimes::uiDraw),
                 median(&FrameTimes::present));
-    const auto framesCut = [&](ui::ShadowCut cut) {
+    std::vector<double> passes;
+    for (size_t i = warmUpFrames; i < history.size(); ++i) {
+        if (history[i].render3d >= 0.0) passes.push_back(history[i].render3d);
+    }
+    if (!passes.empty()) {
+        std::nth_element(passes.begin(), passes.begin() + static_cast<std::ptrdiff_t>(passes.size() / 2), passes.end());
+        std::printf("profile: 3D pass (GL) median %.2f ms\n", passes[passes.size() / 2]);
+    }
+    const auto framesCut = [&](ShadowCut cut) {
         return std::count_if(history.begin() + static_cast<std::ptrdiff_t>(warmUpFrames), history.end(),
                              [cut](const FrameTimes& t) { return t.shadowCut == cut; });
     };
-    std::printf("profile: frames drawn with shadows cut to hold 60 fps: on bodies %td, all %td\n",
-                framesCut(ui::ShadowCut::onBodies), framesCut(ui::ShadowCut::all));
+    std::printf("profile: frames drawn with shadows cut: on bodies %td, all %td\n", framesCut(ShadowCut::onBodies),
+                framesCut(ShadowCut::all));
 }
 
 void App::writeLayout(const std::string& path) const {
@@ -911,6 +1003,7 @@ void App::applyTimeline(const ui::TimelineRequests& requests) {
 
 bool App::processRequests(const ui::PanelRequests& requests) {
     if (requests.restoreRecovery) answerRecovery(*requests.restoreRecovery);
+    if (requests.renderTier) applyTier(*requests.renderTier);
     if (requests.undo) undoOrRedo(true);
     if (requests.redo) undoOrRedo(false);
     if (!requests.open.empty()) {

@@ -2,7 +2,7 @@
 // fixed-timestep loop that ties the parts together each frame: events to the
 // input, the panels (editing the experiment through ExperimentEdits), the
 // requests of keys and buttons, the steps (on a thread of their own while the
-// frame is drawn), the frame's drawing, timings and the frame budget.
+// frame is drawn), the frame's drawing, timings and the render tier.
 //
 // Where a feature goes: a change to the world is an experiment command
 // (experiment.h); mouse and view keys are input.h; what the 3D view draws is
@@ -13,7 +13,7 @@
 #include "app/experiment.h"
 #include "app/experiment_edits.h"
 #include "app/frame.h"
-#include "app/frame_budget.h"
+#include "app/auto_shadows.h"
 #include "app/input.h"
 #include "app/options.h"
 #include "app/paths.h"
@@ -26,6 +26,7 @@
 #include "ui/layout.h"
 #include "ui/panels.h"
 #include "ui/timeline_panel.h"
+#include "render/gpu_timer.h"
 
 #include <SDL.h>
 
@@ -47,21 +48,15 @@ public:
     int run();
 
 private:
-    /// One frame's stage times (ms), and its shadow cut.
-    struct FrameTimes {
-        double frame = 0.0;    ///< since the previous frame's start
-        double busy = 0.0;     ///< work of this frame, without the wait for the 60 Hz cap
-        double physics = 0.0;  ///< simulate(): every step of the frame, on physicsJob_
-        double physicsWait = 0.0;  ///< how long the main thread waited for it after its GL work
-        double render = 0.0;   ///< draw lists, debug layer, 3D pass (GL work finished; panels sent meanwhile)
-        double ui = 0.0;       ///< panels' ImGui calls and their GL drawing (finished)
-        double uiDraw = 0.0;   ///< the GL drawing part of ui that the 3D pass did not overlap
-        double present = 0.0;  ///< screenshot and buffer swap
-        ui::ShadowCut shadowCut = ui::ShadowCut::none;  ///< what the frame budget had cut in this frame
-    };
-
     bool openWindow();
     void closeWindow();
+    /// The SDL window and its current GL context with `samples` MSAA samples (0: none),
+    /// or without when the context refuses them (said on stdout); false when there is none.
+    bool createGlWindow(int samples);
+    void destroyGlWindow();
+    /// Draws with the tier `choice` names (none: the one GL_RENDERER implies) from the
+    /// next frame on; what the window cannot change (MSAA) is said in the World panel.
+    void applyTier(render::TierChoice choice);
     /// Loads a scene file, or replays a recording (then shown paused at the run's start);
     /// on success the view starts afresh on it. `note` says what was opened, or why not.
     bool openScene(const std::string& path, std::string& note);
@@ -125,7 +120,6 @@ private:
     /// Applies a command and shows a refusal in the Scene panel, prefixed with `what`.
     void applyOrReport(Command command, const char* what);
 
-    ui::ShadowCut shadowCut() const { return static_cast<ui::ShadowCut>(frameBudget_.cut()); }
     void showTimes(const FrameTimes& times);
     static void printProfile(const std::vector<FrameTimes>& history, size_t warmUpFrames);
     void saveScreenshotNow(const std::string& path);
@@ -158,7 +152,11 @@ private:
     ui::SimControls sim_;
     ui::DebugView view_;
     ui::FrameInfo frameInfo_;
-    FrameBudget frameBudget_;  // cuts shadows while frames run late ("hold 60 fps")
+    AutoShadows autoShadows_;  // Shadows: Auto's cuts on the software tier
+    render::GpuTimer gpuTimer_;  // the standard tier's GL times
+    render::RenderTier rendererTier_ = render::RenderTier::software;  // what GL_RENDERER implies
+    int msaaSamples_ = 0;  // of the window's default framebuffer
+    bool vsync_ = false;   // the swap waits for the display: the loop does not cap its rate
     ui::ColumnWidths columnWidths_;  // as the user dragged them; saved on exit when changed
     std::string settingsPath_;
     ui::Layout layout_;

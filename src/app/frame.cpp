@@ -123,8 +123,8 @@ void Frame::buildGhostList(const World& ghost, const World& world, float alpha) 
     }
 }
 
-void Frame::render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut) {
-    renderer_->render(camera, width_, height_, draw_, debug_, renderOptions(view, cut));
+void Frame::render(const render::OrbitCamera& camera, ShadowCut cut) {
+    renderer_->render(camera, width_, height_, draw_, debug_, renderOptions(cut));
 }
 
 std::string Frame::saveScreenshot(const std::string& path) const {
@@ -228,11 +228,11 @@ void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::Debug
     }
 }
 
-render::RenderOptions Frame::renderOptions(const ui::DebugView& view, ui::ShadowCut cut) const {
+render::RenderOptions Frame::renderOptions(ShadowCut cut) const {
     render::RenderOptions ro;
     ro.tier = tier_;
-    ro.shadows = view.shadows && cut != ui::ShadowCut::all;
-    ro.bodiesReceiveShadows = cut == ui::ShadowCut::none;
+    ro.shadows = cut != ShadowCut::all;  // Off, or cut by Auto
+    ro.bodiesReceiveShadows = cut == ShadowCut::none;
     // The columns, margins included, and the timeline under the view are the panels'
     // background: the view is drawn only between them, and nothing there overlaps.
     ro.hiddenRects = hiddenPanelRects();

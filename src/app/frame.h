@@ -60,7 +60,7 @@ public:
     /// Every body of the run at the pose build() drew it (what a click picks; never the ghost's).
     const std::vector<ShownBody>& shownBodies() const { return shown_; }
     /// The 3D pass of what build() made. Call after ImGui::Render(): it leaves out the panels.
-    void render(const render::OrbitCamera& camera, const ui::DebugView& view, ui::ShadowCut cut);
+    void render(const render::OrbitCamera& camera, ShadowCut cut);
     /// Saves the back buffer (before the swap) as a PNG; returns "" or the error.
     std::string saveScreenshot(const std::string& path) const;
     /// The 3D view's rectangle in framebuffer pixels (x, y from the bottom left, width, height).
@@ -89,7 +89,7 @@ private:
     void buildGhostList(const World& ghost, const World& world, float alpha);
     void buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
                          const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview);
-    render::RenderOptions renderOptions(const ui::DebugView& view, ui::ShadowCut cut) const;
+    render::RenderOptions renderOptions(ShadowCut cut) const;
     std::vector<glm::ivec4> hiddenPanelRects() const;
     /// A window rectangle in framebuffer pixels (x, y from the bottom left, width, height).
     glm::ivec4 toFramebuffer(const ui::Rect& rect) const;

@@ -28,6 +28,7 @@ const char* usageText() {
            "                        DIR/impulse-lab-video-N folder of PNGs, one per 1/60 s simulated\n"
            "  --render-tier T       software, standard or auto (default): the tier GL_RENDERER implies\n"
            "                        (software for llvmpipe, softpipe, SwiftShader; standard otherwise)\n"
+           "  --shadows S           auto, on or off for this run (default: the World panel's, saved)\n"
            "  -h, --help            this text\n"
            "Without a display, run with SDL_VIDEODRIVER=offscreen, or use impulse-sim for headless runs.\n";
 }
@@ -72,6 +73,14 @@ std::string parseOptions(int argc, const char* const* argv, AppOptions& out) {
                 return std::string("--render-tier: ") + (v ? "'" + std::string(v) + "' is not a tier" : "missing") +
                        " (software, standard or auto)";
             }
+        } else if (!std::strcmp(arg, "--shadows")) {
+            const char* v = value(arg);
+            ShadowMode mode = ShadowMode::automatic;
+            if (!v || !parseShadowMode(v, mode)) {
+                return std::string("--shadows: ") + (v ? "'" + std::string(v) + "' is not a setting" : "missing") +
+                       " (auto, on or off)";
+            }
+            out.shadows = mode;
         } else if (!std::strcmp(arg, "--paused")) {
             out.paused = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {

@@ -1,8 +1,10 @@
 // Command line of impulse-lab.
 #pragma once
 
+#include "app/auto_shadows.h"
 #include "render/render_tier.h"
 
+#include <optional>
 #include <string>
 
 namespace impulse::app {
@@ -15,6 +17,7 @@ struct AppOptions {
     int width = 1280, height = 720;
     bool paused = false;
     render::TierChoice renderTier;  ///< none: the tier GL_RENDERER implies
+    std::optional<ShadowMode> shadows;  ///< for this run; none: the saved setting
     std::string recordVideo;    ///< record the view from the first frame into a new folder here
     bool help = false;
 };

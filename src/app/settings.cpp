@@ -16,6 +16,7 @@ namespace {
 
 constexpr const char* kLeftKey = "left_column_width";
 constexpr const char* kRightKey = "right_column_width";
+constexpr const char* kShadowsKey = "shadows";
 
 }  // namespace
 
@@ -28,41 +29,48 @@ std::string layoutSettingsPath() {
     return "";
 }
 
-std::string loadColumnWidths(const std::string& path, ui::ColumnWidths& widths) {
+std::string loadSettings(const std::string& path, AppSettings& settings) {
     std::error_code ec;
     if (!fs::exists(path, ec)) return "";
     std::ifstream in(path);
     if (!in) return "cannot read '" + path + "': " + std::strerror(errno);
-    ui::ColumnWidths read = widths;
+    AppSettings read = settings;
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         if (line.empty() || line[0] == '#') continue;
+        const std::string where = path + ":" + std::to_string(number) + ": ";
         std::istringstream fields(line);
-        std::string key, equals;
-        double value = 0.0;
-        if (!(fields >> key >> equals >> value) || equals != "=" || !std::isfinite(value)) {
-            return path + ":" + std::to_string(number) + ": expected 'key = number', got '" + line + "'";
+        std::string key, equals, value, more;
+        if (!(fields >> key >> equals >> value) || equals != "=" || (fields >> more)) {
+            return where + "expected 'key = value', got '" + line + "'";
         }
-        if (key == kLeftKey) {
-            read.left = static_cast<float>(value);
-        } else if (key == kRightKey) {
-            read.right = static_cast<float>(value);
+        if (key == kLeftKey || key == kRightKey) {
+            char* end = nullptr;
+            const double width = std::strtod(value.c_str(), &end);
+            if (end == value.c_str() || *end != '\0' || !std::isfinite(width)) {
+                return where + key + " takes a number of pixels, got '" + value + "'";
+            }
+            (key == kLeftKey ? read.columns.left : read.columns.right) = static_cast<float>(width);
+        } else if (key == kShadowsKey) {
+            if (!parseShadowMode(value, read.shadows)) return where + "shadows takes auto, on or off, got '" + value + "'";
         } else {
-            return path + ":" + std::to_string(number) + ": unknown key '" + key + "'";
+            return where + "unknown key '" + key + "'";
         }
     }
-    widths = read;
+    settings = read;
     return "";
 }
 
-std::string saveColumnWidths(const std::string& path, const ui::ColumnWidths& widths) {
+std::string saveSettings(const std::string& path, const AppSettings& settings) {
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     if (ec) return "cannot create '" + fs::path(path).parent_path().string() + "': " + ec.message();
     std::ofstream out(path, std::ios::trunc);
     out << "# impulse-lab: the panel columns' widths at text scale 1 (pixels at 1280x720)\n"
-        << kLeftKey << " = " << widths.left << "\n"
-        << kRightKey << " = " << widths.right << "\n";
+        << kLeftKey << " = " << settings.columns.left << "\n"
+        << kRightKey << " = " << settings.columns.right << "\n"
+        << "# World > Render > shadows: auto, on or off\n"
+        << kShadowsKey << " = " << shadowModeName(settings.shadows) << "\n";
     out.flush();
     if (!out) return "cannot write '" + path + "': " + std::strerror(errno);
     return "";

@@ -530,12 +530,14 @@ std::string Renderer::ensureShadowMap(int size) {
 
 void Renderer::upload(int k, const std::vector<Instance>& instances) {
     glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_[k]);
-    // Grow the store only when needed (doubling); every frame then just overwrites it.
+    // A new store every frame (orphaning): the GL may still be drawing an earlier frame
+    // from the old one, as the frame does not wait for the GPU (standard tier). Its size
+    // only grows (doubling), so the driver can hand back a store it has finished with.
     if (instances.size() > instanceCapacity_[k]) {
         instanceCapacity_[k] = std::max<size_t>(instances.size(), 2 * instanceCapacity_[k]);
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instanceCapacity_[k] * sizeof(Instance)), nullptr,
-                     GL_STREAM_DRAW);
     }
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(instanceCapacity_[k] * sizeof(Instance)), nullptr,
+                 GL_STREAM_DRAW);
     if (!instances.empty()) {
         glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(instances.size() * sizeof(Instance)),
                         instances.data());

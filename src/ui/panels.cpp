@@ -127,7 +127,7 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
     const World& world = target.world();
     if (picked_.valid && (!world.isValid(picked_.a) || !world.isValid(picked_.b))) picked_ = ContactKey{};
     sceneWindow(sim, frame, requests);
-    worldWindow(target, view);
+    worldWindow(target, view, frame, requests);
     statsWindow(world, frame, target.selected(), observations.plots, requests);
     // Built once a frame: the Body panel's partners and the inspector read the same list.
     const std::vector<ContactPointInfo> contacts = world.contacts();
@@ -257,7 +257,7 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     ImGui::End();
 }
 
-void Panels::worldWindow(EditTarget& target, DebugView& view) {
+void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& frame, PanelRequests& requests) {
     const World& world = target.world();
     placeWindow(layout_.world);
     if (!ImGui::Begin("World", nullptr, kColumnPanel)) {
@@ -352,17 +352,28 @@ void Panels::worldWindow(EditTarget& target, DebugView& view) {
         ImGui::SameLine(200);
         ImGui::Checkbox("COM", &view.centreOfMass);
         ImGui::Checkbox("principal axes", &view.principalAxes);
-        ImGui::SameLine(200);
-        ImGui::Checkbox("shadows", &view.shadows);
         ImGui::Checkbox("follow selected body (L)", &view.followSelected);
-        ImGui::Checkbox("hold 60 fps", &view.holdFrameRate);
-        if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip("While frames take longer than 1/60 s (a falling pile on software GL),\n"
-                              "bodies stop receiving shadows, then shadows go off. They come back\n"
-                              "when the frame has room for them again. Stats says what is cut.");
-        }
         ImGui::DragFloat("impulse scale (m/Ns)", &view.impulseScale, 0.01f, 0.001f, 100.0f, "%.3f");
         ImGui::DragFloat("velocity scale (s)", &view.velocityScale, 0.01f, 0.001f, 10.0f, "%.3f");
+    }
+    if (ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) {
+        int shadows = static_cast<int>(view.shadows);
+        const char* shadowModes[] = {"Auto", "On", "Off"};
+        if (ImGui::Combo("shadows", &shadows, shadowModes, 3)) view.shadows = static_cast<app::ShadowMode>(shadows);
+        hoverHelp("Auto cuts shadows only on the software tier, while the 3D pass (the rasteriser's\n"
+                  "time, not the physics) runs over its budget; On and Off are what they say.\n"
+                  "Saved with the app's settings.");
+        // Auto first, named with the tier GL_RENDERER implies.
+        const std::string autoTier = std::string("auto (") + render::tierName(frame.rendererTier) + ")";
+        const char* tierChoices[] = {autoTier.c_str(), "software", "standard"};
+        int tier = frame.tierChoice ? 1 + static_cast<int>(*frame.tierChoice) : 0;
+        if (ImGui::Combo("render tier", &tier, tierChoices, 3)) {
+            requests.renderTier = tier == 0 ? render::TierChoice{} : render::TierChoice{static_cast<render::RenderTier>(tier - 1)};
+        }
+        hoverHelp("Standard (GPUs): 4x MSAA, a 2048 shadow map, vsync, GL timer queries.\n"
+                  "Software (llvmpipe, softpipe, SwiftShader): no MSAA, a 768 shadow map, and\n"
+                  "Auto shadows. --render-tier picks one at start.");
+        if (!frame.tierNote.empty()) ImGui::TextWrapped("%s", frame.tierNote.c_str());
     }
     ImGui::PopItemWidth();
     ImGui::End();
@@ -753,9 +764,27 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
         ImGui::SetTooltip("Per frame, smoothed. Render and UI include the wait for the GL work.\n"
                           "One physics step: %.2f ms", static_cast<double>(frame.stepMs));
     }
-    ImGui::Text("render %.1f  UI %.1f ms", static_cast<double>(frame.renderMs), static_cast<double>(frame.uiMs));
+    if (frame.timerQueries) {
+        // The CPU's times, and the GL's own by timer queries (a few frames late): the
+        // frame does not wait for the GPU.
+        ImGui::Text("render %.1f (GL %.1f)  UI %.1f (GL %.1f) ms", static_cast<double>(frame.renderMs),
+                    static_cast<double>(frame.render3dMs), static_cast<double>(frame.uiMs),
+                    static_cast<double>(frame.uiGlMs));
+    } else {
+        ImGui::Text("render %.1f  UI %.1f ms", static_cast<double>(frame.renderMs), static_cast<double>(frame.uiMs));
+    }
     if (!frame.glRenderer.empty()) {
-        ImGui::TextDisabled("GL: %s, %s tier", frame.glRenderer.c_str(), render::tierName(frame.renderTier));
+        ImGui::TextDisabled("GL: %s", frame.glRenderer.c_str());
+        if (frame.msaaSamples > 0) {
+            ImGui::Text("%s tier, %dx MSAA (%s)", render::tierName(frame.renderTier), frame.msaaSamples,
+                        frame.tierChoice ? "chosen" : "GL_RENDERER");
+        } else {
+            ImGui::Text("%s tier (%s)", render::tierName(frame.renderTier), frame.tierChoice ? "chosen" : "GL_RENDERER");
+        }
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("The render tier: chosen with --render-tier or in World > Render, else from\n"
+                              "GL_RENDERER (llvmpipe, softpipe, SwiftShader: software; else standard).");
+        }
     }
     ImGui::Text("physics %.1f ms (x%d), waited %.1f", static_cast<double>(frame.physicsMs), frame.stepsThisFrame,
                 static_cast<double>(frame.physicsWaitMs));
@@ -771,12 +800,18 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
                               "steps run after the GL work instead, then their thread is tried again.");
         }
     }
-    if (frame.shadowCut != ShadowCut::none) {
-        ImGui::TextColored(kNoticeColor, frame.shadowCut == ShadowCut::all ? "shadows off to hold 60 fps"
-                                                                           : "bodies unshadowed to hold 60 fps");
+    if (!frame.shadows.empty()) {
+        if (frame.shadowsCut) {
+            ImGui::TextColored(kNoticeColor, "%s", frame.shadows.c_str());
+        } else {
+            ImGui::TextUnformatted(frame.shadows.c_str());
+        }
         if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip("The frames took longer than 1/60 s: shadow work is cut until they have\n"
-                              "room again (World > Debug layer > hold 60 fps).");
+            ImGui::SetTooltip("World > Render > shadows: On, Off or Auto. Auto cuts them only on the\n"
+                              "software tier, while the 3D pass (the rasteriser's time, not physics)\n"
+                              "runs over its %.0f ms budget: bodies stop receiving shadows, then they\n"
+                              "go off. 3D pass now: %.1f ms.",
+                              app::AutoShadows::kRenderBudgetMs, static_cast<double>(frame.render3dMs));
         }
     }
     // Two lines: with a thousand bodies one line was wider than the panel.

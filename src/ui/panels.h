@@ -4,6 +4,7 @@
 // through PanelRequests.
 #pragma once
 
+#include "app/auto_shadows.h"
 #include "app/video.h"
 #include "physics/world.h"
 #include "render/render_tier.h"
@@ -40,13 +41,9 @@ struct DebugView {
     bool principalAxes = false;
     float impulseScale = 0.5f;   ///< m of arrow per N s
     float velocityScale = 0.25f; ///< m of arrow per m/s
-    bool shadows = true;
-    bool holdFrameRate = true;  ///< let the app cut shadows while frames run late (see FrameBudget)
+    app::ShadowMode shadows = app::ShadowMode::automatic;  ///< see app/auto_shadows.h
     bool followSelected = false;  ///< the camera's target follows the selected body
 };
-
-/// What the app has cut from the shadows to hold 60 fps, in the order it cuts.
-enum class ShadowCut { none, onBodies, all };
 
 /// Actions the panels ask the app to perform after drawing.
 struct PanelRequests {
@@ -66,6 +63,7 @@ struct PanelRequests {
     std::optional<uint64_t> seek;
     bool quit = false;  ///< Ctrl+Q or the window closed
     GhostRequest ghost;  ///< the Runs tab's choice of ghost, or its promotion
+    std::optional<render::TierChoice> renderTier;  ///< the World panel's render tier was changed
     /// The user said yes to the question these requests raised (see Panels::confirm).
     bool confirmed = false;
     /// The answer to the offer of a recovery file at the start: true Restore, false Discard.
@@ -85,13 +83,21 @@ struct FrameInfo {
     float physicsMs = 0.0f;  ///< all World::step calls of the frame (on a thread of their own)
     float physicsWaitMs = 0.0f;  ///< the part of physicsMs the frame waited for after its GL work
     bool physicsOnMainThread = false;  ///< the steps' own thread was starved: they ran after the GL work
-    float renderMs = 0.0f;   ///< draw lists + 3D pass until the GL work is done
+    float renderMs = 0.0f;   ///< draw lists + 3D pass (software tier: until the GL work is done)
+    float render3dMs = 0.0f;  ///< the 3D pass's GL work (FrameTimes::render3d)
+    float uiGlMs = 0.0f;      ///< the panels' GL work by a timer query (standard tier)
+    bool timerQueries = false;  ///< the GL times come from timer queries: the frame never waits for them
     float uiMs = 0.0f;       ///< panels' ImGui calls + what is left of their GL drawing after the 3D pass
     float presentMs = 0.0f;  ///< buffer swap (and screenshots)
     float simTime = 0.0f;    ///< simulated seconds since load
-    ShadowCut shadowCut = ShadowCut::none;
+    std::string shadows;     ///< which shadows are drawn and why (describeShadows)
+    bool shadowsCut = false;  ///< Auto has cut some: the line is a notice
     std::string glRenderer;  ///< GL_RENDERER: llvmpipe is software GL
-    render::RenderTier renderTier = render::RenderTier::software;
+    render::RenderTier renderTier = render::RenderTier::software;  ///< drawn with
+    render::RenderTier rendererTier = render::RenderTier::software;  ///< what GL_RENDERER implies
+    render::TierChoice tierChoice;  ///< the user's (flag or World panel); none: GL_RENDERER's
+    int msaaSamples = 0;            ///< of the default framebuffer, as drawn
+    std::string tierNote;           ///< what a tier change could not apply (MSAA needs a restart)
 };
 
 class Panels {
@@ -135,7 +141,7 @@ public:
 
 private:
     void sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests);
-    void worldWindow(EditTarget& target, DebugView& view);
+    void worldWindow(EditTarget& target, DebugView& view, const FrameInfo& frame, PanelRequests& requests);
     void bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>& contacts, PanelRequests& requests);
     /// The pair coefficients of the selected body's contacts (or of its last or likely partner).
     void effectiveCoefficients(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId id);

@@ -1,7 +1,7 @@
 // The app's window-free parts: command line, step clock, camera math, preset listing,
-// where the steps run, what the frame budget cuts.
+// where the steps run, what Auto cuts of the shadows.
 #include "app/background_job.h"
-#include "app/frame_budget.h"
+#include "app/auto_shadows.h"
 #include "app/options.h"
 #include "app/paths.h"
 #include "app/sim_clock.h"
@@ -90,22 +90,22 @@ TEST(JobPlacement, AShortStarvationKeepsTheJobOnTheCallerBriefly) {
 namespace {
 // Records one judging window of frames that each took `ms`, with a few far slower ones
 // (a scheduler hiccup: under half the window, so the median ignores them).
-void recordWindow(app::FrameBudget& budget, double ms) {
-    for (size_t frame = 0; frame < app::FrameBudget::kWindowFrames; ++frame) {
+void recordWindow(app::RenderBudget& budget, double ms) {
+    for (size_t frame = 0; frame < app::RenderBudget::kWindowFrames; ++frame) {
         budget.record(frame % 5 == 0 ? 3.0 * ms : ms);
     }
 }
 constexpr double kBudgetMs = 15.0;
 }  // namespace
 
-TEST(FrameBudget, CutsNothingWhileTheFramesFit) {
-    app::FrameBudget budget(kBudgetMs);
+TEST(RenderBudget, CutsNothingWhileTheFramesFit) {
+    app::RenderBudget budget(kBudgetMs);
     for (int window = 0; window < 20; ++window) recordWindow(budget, 14.9);
     EXPECT_EQ(budget.cut(), 0);
 }
 
-TEST(FrameBudget, CutsAfterTwoLateWindowsOrOneClearlyLate) {
-    app::FrameBudget budget(kBudgetMs);
+TEST(RenderBudget, CutsAfterTwoLateWindowsOrOneClearlyLate) {
+    app::RenderBudget budget(kBudgetMs);
     recordWindow(budget, 16.4);  // 9% over: the host's drift?
     EXPECT_EQ(budget.cut(), 0);
     recordWindow(budget, 14.0);
@@ -119,22 +119,22 @@ TEST(FrameBudget, CutsAfterTwoLateWindowsOrOneClearlyLate) {
     EXPECT_EQ(budget.cut(), 2);
 }
 
-TEST(FrameBudget, CutsOneStepPerLateWindowAndNoMore) {
-    app::FrameBudget budget(kBudgetMs);
-    for (size_t frame = 0; frame + 1 < app::FrameBudget::kWindowFrames; ++frame) budget.record(20.0);
+TEST(RenderBudget, CutsOneStepPerLateWindowAndNoMore) {
+    app::RenderBudget budget(kBudgetMs);
+    for (size_t frame = 0; frame + 1 < app::RenderBudget::kWindowFrames; ++frame) budget.record(20.0);
     EXPECT_EQ(budget.cut(), 0) << "judged only once a window is complete";
     budget.record(20.0);
     EXPECT_EQ(budget.cut(), 1);
     recordWindow(budget, 18.0);  // the first step saved 2 ms: not enough
     EXPECT_EQ(budget.cut(), 2);
     for (int window = 0; window < 5; ++window) recordWindow(budget, 16.0);
-    EXPECT_EQ(budget.cut(), app::FrameBudget::kMaxCut) << "nothing more to cut";
+    EXPECT_EQ(budget.cut(), app::RenderBudget::kMaxCut) << "nothing more to cut";
 }
 
 // Cut at 20 -> 18 -> 12 ms: the steps saved 2 and 6 ms. A step comes back once the frame
 // plus what the step cost fits into 90% of the budget (13.5 ms).
-TEST(FrameBudget, RestoresAStepOnlyWhenWhatItCostFits) {
-    app::FrameBudget budget(kBudgetMs);
+TEST(RenderBudget, RestoresAStepOnlyWhenWhatItCostFits) {
+    app::RenderBudget budget(kBudgetMs);
     recordWindow(budget, 20.0);
     recordWindow(budget, 18.0);
     recordWindow(budget, 12.0);
@@ -154,8 +154,8 @@ TEST(FrameBudget, RestoresAStepOnlyWhenWhatItCostFits) {
 // measured cost (what the frame grew by) keeps it cut until the load has fallen by a
 // tenth of the budget more, or a probe comes (after twice the first wait, as this
 // restore overran).
-TEST(FrameBudget, ARestoreThatOverrunsIsCutAgainUntilTheLoadFalls) {
-    app::FrameBudget budget(kBudgetMs);
+TEST(RenderBudget, ARestoreThatOverrunsIsCutAgainUntilTheLoadFalls) {
+    app::RenderBudget budget(kBudgetMs);
     recordWindow(budget, 20.0);
     recordWindow(budget, 10.0);  // the step saved 10 ms
     ASSERT_EQ(budget.cut(), 1);
@@ -174,8 +174,8 @@ TEST(FrameBudget, ARestoreThatOverrunsIsCutAgainUntilTheLoadFalls) {
 
 // Cutting measured 15 ms, more than the step costs once the load has settled (the
 // measurement was taken while it rose): without probes the step would never come back.
-TEST(FrameBudget, ProbesAStepThatSeemsTooDearAndWaitsLongerAfterEachOverrun) {
-    app::FrameBudget budget(kBudgetMs);
+TEST(RenderBudget, ProbesAStepThatSeemsTooDearAndWaitsLongerAfterEachOverrun) {
+    app::RenderBudget budget(kBudgetMs);
     recordWindow(budget, 20.0);
     recordWindow(budget, 5.0);  // measures 15 ms
     ASSERT_EQ(budget.cut(), 1);
@@ -184,12 +184,12 @@ TEST(FrameBudget, ProbesAStepThatSeemsTooDearAndWaitsLongerAfterEachOverrun) {
         for (; budget.cut() == 1 && windows < 1000; ++windows) recordWindow(budget, ms);
         return windows;
     };
-    EXPECT_EQ(windowsUntilRestored(10.0), app::FrameBudget::kFirstProbeWindows);  // 10 + 15 > 13.5
+    EXPECT_EQ(windowsUntilRestored(10.0), app::RenderBudget::kFirstProbeWindows);  // 10 + 15 > 13.5
     recordWindow(budget, 18.0);  // the probe overran
     ASSERT_EQ(budget.cut(), 1);
     recordWindow(budget, 10.0);  // cutting saved 8 ms at this load
-    EXPECT_EQ(windowsUntilRestored(10.0), 2 * app::FrameBudget::kFirstProbeWindows);  // 10 + 8 > 13.5
-    for (int window = 0; window < app::FrameBudget::kHeldWindows; ++window) {
+    EXPECT_EQ(windowsUntilRestored(10.0), 2 * app::RenderBudget::kFirstProbeWindows);  // 10 + 8 > 13.5
+    for (int window = 0; window < app::RenderBudget::kHeldWindows; ++window) {
         recordWindow(budget, 12.0);  // this one held
     }
     EXPECT_EQ(budget.cut(), 0);
@@ -197,7 +197,7 @@ TEST(FrameBudget, ProbesAStepThatSeemsTooDearAndWaitsLongerAfterEachOverrun) {
     recordWindow(budget, 16.0);
     ASSERT_EQ(budget.cut(), 1);
     recordWindow(budget, 12.0);  // 4 ms
-    EXPECT_EQ(windowsUntilRestored(12.0), app::FrameBudget::kFirstProbeWindows) << "back to the first wait";
+    EXPECT_EQ(windowsUntilRestored(12.0), app::RenderBudget::kFirstProbeWindows) << "back to the first wait";
     recordWindow(budget, 14.0);
     EXPECT_EQ(budget.cut(), 0);
 }
@@ -205,8 +205,8 @@ TEST(FrameBudget, ProbesAStepThatSeemsTooDearAndWaitsLongerAfterEachOverrun) {
 // A load right at the budget, whatever is cut (one window at 13 ms, two at 16, over and
 // over): cutting seems to save 3 ms, never enough to restore on the estimate; the probes
 // that restore a step overrun at once, and come ever more rarely.
-TEST(FrameBudget, ALoadAtTheBudgetChangesThePictureEverMoreRarely) {
-    app::FrameBudget budget(kBudgetMs);
+TEST(RenderBudget, ALoadAtTheBudgetChangesThePictureEverMoreRarely) {
+    app::RenderBudget budget(kBudgetMs);
     std::vector<int> restoredAt;
     for (int window = 0; window < 1000; ++window) {
         const int cut = budget.cut();
@@ -218,11 +218,11 @@ TEST(FrameBudget, ALoadAtTheBudgetChangesThePictureEverMoreRarely) {
     for (size_t i = 2; i < restoredAt.size(); ++i) {
         EXPECT_GE(restoredAt[i] - restoredAt[i - 1], restoredAt[i - 1] - restoredAt[i - 2]) << "restore " << i;
     }
-    EXPECT_GE(restoredAt.back() - restoredAt[restoredAt.size() - 2], app::FrameBudget::kMaxWaitWindows - 1);
+    EXPECT_GE(restoredAt.back() - restoredAt[restoredAt.size() - 2], app::RenderBudget::kMaxWaitWindows - 1);
 }
 
-TEST(FrameBudget, ResetForgetsTheCutAndTheLongerWaits) {
-    app::FrameBudget budget(kBudgetMs);
+TEST(RenderBudget, ResetForgetsTheCutAndTheLongerWaits) {
+    app::RenderBudget budget(kBudgetMs);
     recordWindow(budget, 20.0);
     recordWindow(budget, 10.0);
     recordWindow(budget, 3.0);  // restored
@@ -234,7 +234,122 @@ TEST(FrameBudget, ResetForgetsTheCutAndTheLongerWaits) {
     recordWindow(budget, 5.0);  // measures 15 ms: only a probe brings it back
     int windows = 1;
     for (; budget.cut() == 1 && windows < 1000; ++windows) recordWindow(budget, 10.0);
-    EXPECT_EQ(windows, app::FrameBudget::kFirstProbeWindows) << "the first wait again";
+    EXPECT_EQ(windows, app::RenderBudget::kFirstProbeWindows) << "the first wait again";
+}
+
+namespace {
+const render::TierSettings kSoftware = render::tierSettings(render::RenderTier::software);
+const render::TierSettings kStandard = render::tierSettings(render::RenderTier::standard);
+
+// A frame whose 3D pass took `render3d` ms, with everything else as given.
+app::FrameTimes frameWith(double render3d, double physics = 0.5, double ui = 2.0) {
+    app::FrameTimes t;
+    t.render3d = render3d;
+    t.render = render3d + 0.5;
+    t.physics = physics;
+    t.physicsWait = physics;
+    t.ui = ui;
+    t.busy = t.render + t.physicsWait + t.ui + 1.0;
+    t.frame = std::max(t.busy, 1000.0 / 60.0);
+    return t;
+}
+
+// Records `windows` judging windows of the same frame.
+void recordWindows(app::AutoShadows& shadows, int windows, const app::FrameTimes& t,
+                   app::ShadowMode mode = app::ShadowMode::automatic, const render::TierSettings& tier = kSoftware) {
+    for (size_t i = 0; i < static_cast<size_t>(windows) * app::RenderBudget::kWindowFrames; ++i) {
+        shadows.record(t, mode, tier);
+    }
+}
+}  // namespace
+
+TEST(AutoShadows, CutsOnTheSoftwareTierWhileTheThreeDPassRunsOverItsBudget) {
+    app::AutoShadows shadows;
+    const double over = 1.5 * app::AutoShadows::kRenderBudgetMs;
+    for (size_t i = 0; i + 1 < app::RenderBudget::kWindowFrames; ++i) shadows.record(frameWith(over), app::ShadowMode::automatic, kSoftware);
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::none) << "a window is not complete";
+    shadows.record(frameWith(over), app::ShadowMode::automatic, kSoftware);
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::onBodies);
+    recordWindows(shadows, 1, frameWith(over));
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::all);
+    // The load falls (a pile came to rest): the shadows come back, one step at a time.
+    recordWindows(shadows, 30, frameWith(0.2 * app::AutoShadows::kRenderBudgetMs));
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::none);
+}
+
+// The complaint that made Auto: a physics-heavy scene rendering in 1.2 ms had its
+// shadows cut because the frame as a whole ran late. Cutting shadows cannot shorten the
+// steps, the panels or the wait for the display: only the 3D pass counts.
+TEST(AutoShadows, PhysicsPanelsAndSlowFramesNeverCut) {
+    app::AutoShadows shadows;
+    recordWindows(shadows, 40, frameWith(1.2, /*physics=*/45.0, /*ui=*/20.0));
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::none);
+    // Unknown 3D pass times (a timer query not read yet) are no evidence either way.
+    recordWindows(shadows, 10, frameWith(-1.0, 45.0, 20.0));
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::none);
+}
+
+TEST(AutoShadows, NeverCutsOnTheStandardTierAndOnAndOffAreWhatTheySay) {
+    app::AutoShadows shadows;
+    const app::FrameTimes slow = frameWith(3.0 * app::AutoShadows::kRenderBudgetMs);
+    recordWindows(shadows, 10, slow, app::ShadowMode::automatic, kStandard);
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kStandard), app::ShadowCut::none);
+    recordWindows(shadows, 10, slow, app::ShadowMode::on, kSoftware);
+    EXPECT_EQ(shadows.cut(app::ShadowMode::on, kSoftware), app::ShadowCut::none);
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::none) << "On measured nothing for Auto";
+    EXPECT_EQ(shadows.cut(app::ShadowMode::off, kSoftware), app::ShadowCut::all);
+    EXPECT_EQ(shadows.cut(app::ShadowMode::off, kStandard), app::ShadowCut::all);
+}
+
+TEST(AutoShadows, LeavingAutoOrANewSceneStartsAgainWithFullShadows) {
+    app::AutoShadows shadows;
+    const app::FrameTimes slow = frameWith(2.0 * app::AutoShadows::kRenderBudgetMs);
+    recordWindows(shadows, 2, slow);
+    ASSERT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::all);
+    shadows.record(slow, app::ShadowMode::on, kSoftware);
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::none);
+    recordWindows(shadows, 2, slow);
+    ASSERT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::all);
+    shadows.reset();
+    EXPECT_EQ(shadows.cut(app::ShadowMode::automatic, kSoftware), app::ShadowCut::none);
+}
+
+TEST(AutoShadows, StatsSaysWhichShadowsAndWhy) {
+    using app::describeShadows;
+    EXPECT_EQ(describeShadows(app::ShadowMode::off, kSoftware, app::ShadowCut::all, 4.0), "shadows off (set to Off)");
+    EXPECT_EQ(describeShadows(app::ShadowMode::on, kSoftware, app::ShadowCut::none, 30.0), "shadows on (set to On)");
+    EXPECT_EQ(describeShadows(app::ShadowMode::automatic, kStandard, app::ShadowCut::none, 30.0),
+              "shadows on (Auto: standard tier)");
+    EXPECT_EQ(describeShadows(app::ShadowMode::automatic, kSoftware, app::ShadowCut::none, 6.25),
+              "shadows on (Auto: 3D pass 6.2 ms)");
+    EXPECT_EQ(describeShadows(app::ShadowMode::automatic, kSoftware, app::ShadowCut::onBodies, 9.0),
+              "bodies unshadowed: 3D pass over 11 ms");
+    EXPECT_EQ(describeShadows(app::ShadowMode::automatic, kSoftware, app::ShadowCut::all, 9.0),
+              "shadows off by Auto: 3D pass over 11 ms");
+    for (const auto& [text, mode] : {std::pair{"auto", app::ShadowMode::automatic}, std::pair{"on", app::ShadowMode::on},
+                                     std::pair{"off", app::ShadowMode::off}}) {
+        app::ShadowMode parsed = app::ShadowMode::on;
+        EXPECT_TRUE(app::parseShadowMode(text, parsed));
+        EXPECT_EQ(parsed, mode);
+        EXPECT_STREQ(app::shadowModeName(mode), text);
+    }
+    app::ShadowMode parsed = app::ShadowMode::on;
+    EXPECT_FALSE(app::parseShadowMode("Auto", parsed));
+    EXPECT_FALSE(app::parseShadowMode("", parsed));
+}
+
+TEST(Options, ShadowsFlagTakesAutoOnOrOffAndSaysSoOtherwise) {
+    auto parse = [](std::vector<const char*> args, app::AppOptions& o) {
+        args.insert(args.begin(), "impulse-lab");
+        return app::parseOptions(static_cast<int>(args.size()), args.data(), o);
+    };
+    app::AppOptions o;
+    EXPECT_FALSE(o.shadows.has_value());
+    EXPECT_EQ(parse({"--shadows", "off"}, o), "");
+    EXPECT_EQ(o.shadows, app::ShadowMode::off);
+    const std::string error = parse({"--shadows", "sometimes"}, o);
+    EXPECT_EQ(error, "--shadows: 'sometimes' is not a setting (auto, on or off)");
+    EXPECT_EQ(parse({"--shadows"}, o), "--shadows: missing (auto, on or off)");
 }
 
 // The CPU time is the job thread's: waiting for a job that sleeps 30 ms it is a

@@ -127,31 +127,43 @@ TEST_F(LayoutSettings, PathFollowsXdgConfigHomeThenHome) {
 
 TEST_F(LayoutSettings, SavedWidthsLoadBackAndAMissingFileKeepsTheDefaults) {
     const std::string path = (dir_ / "impulse-lab" / "layout.ini").string();
-    ui::ColumnWidths widths;
-    EXPECT_EQ(app::loadColumnWidths(path, widths), "");
-    EXPECT_EQ(widths.left, ui::ColumnWidths{}.left);
-    ASSERT_EQ(app::saveColumnWidths(path, ui::ColumnWidths{412.5f, 260.0f}), "");
-    EXPECT_EQ(app::loadColumnWidths(path, widths), "");
-    EXPECT_EQ(widths.left, 412.5f);
-    EXPECT_EQ(widths.right, 260.0f);
+    app::AppSettings settings;
+    EXPECT_EQ(app::loadSettings(path, settings), "");
+    EXPECT_EQ(settings.columns.left, ui::ColumnWidths{}.left);
+    EXPECT_EQ(settings.shadows, app::ShadowMode::automatic);
+    ASSERT_EQ(app::saveSettings(path, app::AppSettings{ui::ColumnWidths{412.5f, 260.0f}, app::ShadowMode::off}), "");
+    EXPECT_EQ(app::loadSettings(path, settings), "");
+    EXPECT_EQ(settings.columns.left, 412.5f);
+    EXPECT_EQ(settings.columns.right, 260.0f);
+    EXPECT_EQ(settings.shadows, app::ShadowMode::off);
+    ASSERT_EQ(app::saveSettings(path, app::AppSettings{ui::ColumnWidths{}, app::ShadowMode::on}), "");
+    EXPECT_EQ(app::loadSettings(path, settings), "");
+    EXPECT_EQ(settings.shadows, app::ShadowMode::on);
 }
 
 TEST_F(LayoutSettings, AMalformedFileIsNamedAndChangesNothing) {
     fs::create_directories(dir_);
     const std::string path = (dir_ / "layout.ini").string();
     std::ofstream(path) << "left_column_width = 300\nright_column_width = wide\n";
-    ui::ColumnWidths widths;
-    const std::string error = app::loadColumnWidths(path, widths);
-    EXPECT_NE(error.find(path + ":2: expected 'key = number'"), std::string::npos) << error;
-    EXPECT_EQ(widths.left, ui::ColumnWidths{}.left);
+    app::AppSettings settings;
+    const std::string error = app::loadSettings(path, settings);
+    EXPECT_NE(error.find(path + ":2: right_column_width takes a number of pixels, got 'wide'"), std::string::npos)
+        << error;
+    EXPECT_EQ(settings.columns.left, ui::ColumnWidths{}.left);
     std::ofstream(path) << "left_colum_width = 300\n";
-    EXPECT_NE(app::loadColumnWidths(path, widths).find("unknown key 'left_colum_width'"), std::string::npos);
+    EXPECT_NE(app::loadSettings(path, settings).find("unknown key 'left_colum_width'"), std::string::npos);
+    std::ofstream(path) << "shadows = off\nleft_column_width 300\n";
+    EXPECT_NE(app::loadSettings(path, settings).find(":2: expected 'key = value'"), std::string::npos);
+    EXPECT_EQ(settings.shadows, app::ShadowMode::automatic);
+    std::ofstream(path) << "shadows = sometimes\n";
+    const std::string badShadows = app::loadSettings(path, settings);
+    EXPECT_NE(badShadows.find(":1: shadows takes auto, on or off, got 'sometimes'"), std::string::npos) << badShadows;
 }
 
 TEST_F(LayoutSettings, AnUnwritablePlaceIsReported) {
     fs::create_directories(dir_);
     std::ofstream(dir_ / "file") << "x";  // a file where the folder should be
-    const std::string error = app::saveColumnWidths((dir_ / "file" / "layout.ini").string(), ui::ColumnWidths{});
+    const std::string error = app::saveSettings((dir_ / "file" / "layout.ini").string(), app::AppSettings{});
     EXPECT_NE(error.find("cannot"), std::string::npos) << error;
 }
 
