@@ -598,8 +598,13 @@ int App::run() {
         times.busy = msBetween(start, t3);
         times.shadowCut = cut;  // what this frame was drawn with
         showTimes(times);
+        const int judgedBefore = autoShadows_.budget().windowsJudged();
         autoShadows_.record(times, view_.shadows, frame_.tier());
         const ShadowCut nextCut = autoShadows_.cut(view_.shadows, frame_.tier());
+        if (autoShadows_.budget().windowsJudged() > judgedBefore && judgedWindows_.size() < 1000) {
+            judgedWindows_.push_back({autoShadows_.budget().lastMedian(), nextCut});
+        }
+        ++framesByCut_[static_cast<size_t>(cut)];
         frameInfo_.shadows = describeShadows(view_.shadows, frame_.tier(), nextCut, frameInfo_.render3dMs);
         frameInfo_.shadowsCut = nextCut != ShadowCut::none && view_.shadows == ShadowMode::automatic;
         if (profile) history.push_back(times);
@@ -754,8 +759,22 @@ void App::writeLayout(const std::string& path) const {
         std::fprintf(out, "%s\n    \"%s\": %s", first ? "" : ",", label.c_str(), rect(r.x, r.y, r.z, r.w).c_str());
         first = false;
     }
+    // The render tier and the shadows as Stats shows them, and what Auto judged.
+    const render::TierSettings& tier = frame_.tier();
+    std::fprintf(out, "\n  },\n  \"render\": {\"tier\": \"%s\", \"renderer_tier\": \"%s\", \"chosen\": %s, "
+                      "\"msaa_samples\": %d, \"shadow_map_size\": %d, \"timer_queries\": %s, \"vsync\": %s,\n"
+                      "    \"shadows\": \"%s\", \"shadows_line\": \"%s\", \"render_budget_ms\": %.1f,\n"
+                      "    \"frames_by_cut\": {\"none\": %d, \"on_bodies\": %d, \"all\": %d},\n    \"judged_windows\": [",
+                 render::tierName(tier.tier), render::tierName(rendererTier_), frameInfo_.tierChoice ? "true" : "false",
+                 tier.msaaSamples, tier.shadowMapSize, tier.timerQueries ? "true" : "false", vsync_ ? "true" : "false",
+                 shadowModeName(view_.shadows), frameInfo_.shadows.c_str(), AutoShadows::kRenderBudgetMs,
+                 framesByCut_[0], framesByCut_[1], framesByCut_[2]);
+    for (size_t i = 0; i < judgedWindows_.size(); ++i) {
+        std::fprintf(out, "%s{\"median_ms\": %.3f, \"cut_after\": %d}", i ? ", " : "", judgedWindows_[i].medianMs,
+                     static_cast<int>(judgedWindows_[i].cutAfter));
+    }
     const render::OrbitCamera& c = input_.camera();
-    std::fprintf(out, "\n  },\n  \"camera\": {\"target\": [%.6g, %.6g, %.6g], \"distance\": %.6g, \"yaw\": %.6g, "
+    std::fprintf(out, "]},\n  \"camera\": {\"target\": [%.6g, %.6g, %.6g], \"distance\": %.6g, \"yaw\": %.6g, "
                       "\"pitch\": %.6g, \"fov_y\": %.6g},\n  \"bodies\": [",
                  static_cast<double>(c.target.x), static_cast<double>(c.target.y), static_cast<double>(c.target.z),
                  static_cast<double>(c.distance), static_cast<double>(glm::degrees(c.yaw)),

@@ -30,6 +30,7 @@
 
 #include <SDL.h>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -157,6 +158,14 @@ private:
     render::RenderTier rendererTier_ = render::RenderTier::software;  // what GL_RENDERER implies
     int msaaSamples_ = 0;  // of the window's default framebuffer
     bool vsync_ = false;   // the swap waits for the display: the loop does not cap its rate
+    /// For the layout report: each window Auto judged (its 3D pass median, ms, and the
+    /// cut after it), and the frames drawn with each cut.
+    struct JudgedWindow {
+        double medianMs;
+        ShadowCut cutAfter;
+    };
+    std::vector<JudgedWindow> judgedWindows_;
+    std::array<int, 3> framesByCut_{};
     ui::ColumnWidths columnWidths_;  // as the user dragged them; saved on exit when changed
     std::string settingsPath_;
     ui::Layout layout_;

@@ -323,9 +323,9 @@ TEST(AutoShadows, StatsSaysWhichShadowsAndWhy) {
     EXPECT_EQ(describeShadows(app::ShadowMode::automatic, kSoftware, app::ShadowCut::none, 6.25),
               "shadows on (Auto: 3D pass 6.2 ms)");
     EXPECT_EQ(describeShadows(app::ShadowMode::automatic, kSoftware, app::ShadowCut::onBodies, 9.0),
-              "bodies unshadowed: 3D pass over 11 ms");
+              "bodies unshadowed: 3D pass over 13 ms");
     EXPECT_EQ(describeShadows(app::ShadowMode::automatic, kSoftware, app::ShadowCut::all, 9.0),
-              "shadows off by Auto: 3D pass over 11 ms");
+              "shadows off by Auto: 3D pass over 13 ms");
     for (const auto& [text, mode] : {std::pair{"auto", app::ShadowMode::automatic}, std::pair{"on", app::ShadowMode::on},
                                      std::pair{"off", app::ShadowMode::off}}) {
         app::ShadowMode parsed = app::ShadowMode::on;

@@ -8,6 +8,7 @@
 #include "app/gizmo.h"
 #include "app/timeline.h"
 #include "render/camera.h"
+#include "render/render_tier.h"
 #include "ui/edit.h"
 #include "ui/layout.h"
 
@@ -523,4 +524,127 @@ TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorStepKeysStepByOneAndP
     EXPECT_GE(loopShown, in) << "played backward out of the loop";
     EXPECT_LE(loopShown, out);
     EXPECT_TRUE(looped["timeline"]["previous_run_ends"].empty()) << "playing is no edit";
+}
+
+namespace {
+
+// The app under Xvfb for `frames` frames with `args`; its stdout (the GL log line) in
+// `log`, its layout report returned. Settings under `config`.
+nlohmann::json runUnderXvfb(const std::string& args, int frames, const std::string& config, const std::string& log,
+                            const std::string& size = "1280x720") {
+    const std::string layout = tempFile("tier_layout.json");
+    fs::remove(layout);
+    const std::string command = "XDG_CONFIG_HOME='" + config + "' IMPULSE_LAYOUT_JSON='" + layout +
+                                "' ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" xvfb-run -a -s '-screen 0 " +
+                                size + "x24' '" + kApp + "' --size " + size + " --frames " + std::to_string(frames) +
+                                " " + args + " > '" + log + "' 2>&1";
+    const int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command << "\n" << fileText(log);
+    nlohmann::json report = readJson(layout);
+    fs::remove(layout);
+    return report;
+}
+
+}  // namespace
+
+// The tier comes from GL_RENDERER unless --render-tier names one; the log line says
+// which and why, and the report (what Stats shows) the settings drawn with.
+TEST(AppView, RenderTierFromGlRendererOrTheFlagIsLoggedAndShown) {
+    if (!haveCommand("xvfb-run")) GTEST_SKIP() << "needs xvfb-run";
+    const std::string config = tempFile("tier_config"), log = tempFile("tier_log.txt");
+    fs::remove_all(config);
+    const nlohmann::json automatic = runUnderXvfb("", 10, config, log);
+    const std::string autoLog = fileText(log);
+    ASSERT_TRUE(automatic.is_object()) << autoLog;
+    // The renderer as logged: "OpenGL <version> on <GL_RENDERER> (<vendor>), render tier ..."
+    const size_t on = autoLog.find(" on "), tierAt = autoLog.find("), render tier ");
+    ASSERT_NE(on, std::string::npos) << autoLog;
+    ASSERT_NE(tierAt, std::string::npos) << autoLog;
+    const std::string rendererAndVendor = autoLog.substr(on + 4, tierAt - on - 4);
+    const std::string renderer = rendererAndVendor.substr(0, rendererAndVendor.rfind(" ("));
+    const char* expected = impulse::render::tierName(impulse::render::tierForRenderer(renderer));
+    EXPECT_NE(autoLog.find(std::string("render tier ") + expected + " (from GL_RENDERER)"), std::string::npos) << autoLog;
+    EXPECT_EQ(automatic["render"]["tier"], expected);
+    EXPECT_EQ(automatic["render"]["renderer_tier"], expected);
+    EXPECT_EQ(automatic["render"]["chosen"], false);
+
+    const nlohmann::json software = runUnderXvfb("--render-tier software", 10, config, log);
+    const std::string softwareLog = fileText(log);
+    ASSERT_TRUE(software.is_object()) << softwareLog;
+    EXPECT_NE(softwareLog.find("render tier software (--render-tier), MSAA 0x"), std::string::npos) << softwareLog;
+    EXPECT_EQ(software["render"]["tier"], "software");
+    EXPECT_EQ(software["render"]["chosen"], true);
+    EXPECT_EQ(software["render"]["msaa_samples"], 0);
+    EXPECT_EQ(software["render"]["shadow_map_size"], 768);
+    EXPECT_EQ(software["render"]["timer_queries"], false);
+
+    const nlohmann::json standard = runUnderXvfb("--render-tier standard", 10, config, log);
+    const std::string standardLog = fileText(log);
+    ASSERT_TRUE(standard.is_object()) << standardLog;
+    EXPECT_NE(standardLog.find("render tier standard (--render-tier)"), std::string::npos) << standardLog;
+    EXPECT_EQ(standard["render"]["tier"], "standard");
+    EXPECT_EQ(standard["render"]["shadow_map_size"], 2048);
+    EXPECT_EQ(standard["render"]["timer_queries"], true);
+    EXPECT_EQ(standard["render"]["shadows_line"], "shadows on (Auto: standard tier)");
+    // 4x MSAA, or the context's refusal said in the log.
+    const int samples = standard["render"]["msaa_samples"];
+    if (samples < 4) {
+        EXPECT_TRUE(standardLog.find("refused 4x MSAA") != std::string::npos ||
+                    standardLog.find("asked for 4x MSAA, the context gave") != std::string::npos)
+            << standardLog;
+    }
+    EXPECT_NE(standardLog.find("MSAA " + std::to_string(samples) + "x"), std::string::npos) << standardLog;
+    EXPECT_FALSE(fs::exists(config)) << "no setting changed: nothing written";
+    fs::remove(log);
+}
+
+// Auto judges the 3D pass only: on the default scene a window whose pass fits its
+// budget never brings a cut, so with render time fine the shadows stay on all run
+// (the run is long enough for 8 judged windows, where the old screenshot test stopped
+// before the first). On and Off are what they say, and a --shadows flag is not saved.
+TEST(AppView, RenderTierAutoShadowsJudgeTheThreeDPassOnTheDefaultScene) {
+    if (!haveCommand("xvfb-run")) GTEST_SKIP() << "needs xvfb-run";
+    const std::string config = tempFile("shadow_config"), log = tempFile("shadow_log.txt");
+    fs::remove_all(config);
+    constexpr int kFrames = 270;
+    const nlohmann::json run = runUnderXvfb("--render-tier software", kFrames, config, log);
+    ASSERT_TRUE(run.is_object()) << fileText(log);
+    const nlohmann::json& render = run["render"];
+    EXPECT_EQ(render["shadows"], "auto");
+    const double budget = render["render_budget_ms"];
+    const nlohmann::json& windows = render["judged_windows"];
+    ASSERT_GE(windows.size(), 8u) << render.dump();
+    int cut = 0;
+    bool allFit = true;
+    std::string medians;
+    for (const nlohmann::json& w : windows) {
+        const double median = w["median_ms"];
+        const int after = w["cut_after"];
+        medians += std::to_string(median) + " ";
+        if (median <= budget) {
+            EXPECT_LE(after, cut) << "a window whose 3D pass fit its budget brought a cut: " << render.dump();
+        } else {
+            allFit = false;
+        }
+        cut = after;
+    }
+    const int framesCut = render["frames_by_cut"]["on_bodies"].get<int>() + render["frames_by_cut"]["all"].get<int>();
+    if (allFit) {
+        EXPECT_EQ(framesCut, 0) << "every window fit, yet frames were drawn with shadows cut";
+        EXPECT_NE(render["shadows_line"].get<std::string>().find("shadows on (Auto: 3D pass"), std::string::npos);
+    }
+    std::printf("3D pass medians per window (ms, budget %.0f): %s; frames drawn cut: %d of %d\n", budget,
+                medians.c_str(), framesCut, kFrames);
+
+    const nlohmann::json off = runUnderXvfb("--render-tier software --shadows off", 40, config, log);
+    ASSERT_TRUE(off.is_object());
+    EXPECT_EQ(off["render"]["shadows_line"], "shadows off (set to Off)");
+    EXPECT_EQ(off["render"]["frames_by_cut"]["all"], 40);
+    EXPECT_TRUE(off["render"]["judged_windows"].empty());
+    const nlohmann::json on = runUnderXvfb("--render-tier software --shadows on", 70, config, log);
+    ASSERT_TRUE(on.is_object());
+    EXPECT_EQ(on["render"]["shadows_line"], "shadows on (set to On)");
+    EXPECT_EQ(on["render"]["frames_by_cut"]["none"], 70);
+    EXPECT_FALSE(fs::exists(config)) << "a --shadows flag is for its run only";
+    fs::remove(log);
 }
