@@ -39,8 +39,8 @@ void RunHistory::keep(const World& world, double simulatedTime, bool pinned) {
         pinned = pinned || keyframes_.back().pinned;
         keyframes_.pop_back();
     }
-    const auto snapshot = keyframes_.empty() ? world.snapshot() : world.snapshotAgainst(keyframes_.back().world);
-    keyframes_.push_back(Keyframe{std::make_shared<const WorldSnapshot>(snapshot), simulatedTime, pinned});
+    auto snapshot = keyframes_.empty() ? world.snapshot() : world.snapshotAgainst(keyframes_.back().world);
+    keyframes_.push_back(Keyframe{std::make_shared<const WorldSnapshot>(std::move(snapshot)), simulatedTime, pinned});
     bytes_ = bytesOf({this});
     thinToBudget();
 }

@@ -60,15 +60,15 @@ size_t WorldSnapshot::layoutBytes() const {
 
 namespace {
 
-std::vector<BodyMotion> motionOf(const std::vector<Body>& bodies) {
-    std::vector<BodyMotion> motion;
+/// Each body slot's motion, written into `motion` (whose capacity is reused).
+void motionOf(const std::vector<Body>& bodies, std::vector<BodyMotion>& motion) {
+    motion.clear();
     motion.reserve(bodies.size());
     for (const Body& body : bodies) {
         motion.push_back(BodyMotion{body.position, body.orientation, body.linearVelocity, body.angularVelocity,
                                     body.rotation, body.inverseInertiaWorld, body.restTime, body.island,
                                     body.asleep});
     }
-    return motion;
 }
 
 }  // namespace
@@ -81,7 +81,10 @@ WorldSnapshot World::snapshotAgainst(const std::shared_ptr<const WorldSnapshot>&
         return snapshot(full.get());
     }
     WorldSnapshot out = snapshotWithoutState(full.get());
-    out.motionDelta_ = deltaOf(motionOf(bodies_), full->motion_);
+    // Compared through a reused buffer: a fresh one would be paged in on every keyframe.
+    thread_local std::vector<BodyMotion> motion;
+    motionOf(bodies_, motion);
+    out.motionDelta_ = deltaOf(motion, full->motion_);
     out.contactsDelta_ = deltaOf(in.contacts.manifolds, full->contacts_);
     out.reportsDelta_ = deltaOf(in.contacts.reports, full->reports_);
     out.sleepingContactsDelta_ = deltaOf(in.sleepingContacts.manifolds, full->sleepingContacts_);
@@ -94,7 +97,7 @@ WorldSnapshot World::snapshotAgainst(const std::shared_ptr<const WorldSnapshot>&
 
 WorldSnapshot World::snapshot(const WorldSnapshot* previous) const {
     WorldSnapshot out = snapshotWithoutState(previous);
-    out.motion_ = motionOf(bodies_);
+    motionOf(bodies_, out.motion_);
     const Internals& in = *internals_;
     out.contacts_ = in.contacts.manifolds;
     out.reports_ = in.contacts.reports;
