@@ -955,7 +955,8 @@ double App::simulate(double frameSeconds) {
         // Backward: the frame's steps counted back, then one seek (it re-runs from a keyframe).
         PlayStep next{experiment_.shownStep(), false};
         for (int i = 0; i < steps && !next.stop; ++i) {
-            next = nextPlayStep(next.step, PlayDirection::backward, experiment_.runStart(), loop);
+            next = nextPlayStep(next.step, PlayDirection::backward, experiment_.runStart(),
+                                experiment_.runEnd(), loop);
         }
         if (steps > 0) experiment_.seek(next.step);
         frame_.capturePoses(world, experiment_.ghostWorld());  // no blend across a seek
@@ -963,7 +964,8 @@ double App::simulate(double frameSeconds) {
     } else {
         for (int i = 0; i < steps; ++i) {
             const uint64_t shown = experiment_.shownStep();
-            const PlayStep next = nextPlayStep(shown, PlayDirection::forward, experiment_.runStart(), loop);
+            const PlayStep next = nextPlayStep(shown, PlayDirection::forward, experiment_.runStart(),
+                                                  experiment_.runEnd(), loop);
             if (next.step != shown + 1) {  // wrapped to the loop's in point
                 experiment_.seek(next.step);
                 frame_.capturePoses(world, experiment_.ghostWorld());

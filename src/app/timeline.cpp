@@ -23,13 +23,18 @@ std::optional<LoopRange> loopBetween(uint64_t a, uint64_t b) {
     return LoopRange{std::min(a, b), std::max(a, b)};
 }
 
-PlayStep nextPlayStep(uint64_t shown, PlayDirection direction, uint64_t runStart,
+PlayStep nextPlayStep(uint64_t shown, PlayDirection direction, uint64_t runStart, uint64_t runEnd,
                       const std::optional<LoopRange>& loop) {
+    // A branch may have cut the run short of the loop: forward, playing then records on
+    // until it reaches the in point; backward, the loop ends at the recorded end, and
+    // one that starts beyond it is not played.
     if (direction == PlayDirection::forward) {
-        if (loop && (shown >= loop->out || shown < loop->in)) return PlayStep{loop->in, false};
+        if (loop && loop->in <= runEnd && (shown >= loop->out || shown < loop->in)) return PlayStep{loop->in, false};
         return PlayStep{shown + 1, false};
     }
-    if (loop && (shown <= loop->in || shown > loop->out)) return PlayStep{loop->out, false};
+    if (loop && loop->in < runEnd && (shown <= loop->in || shown > loop->out)) {
+        return PlayStep{std::min(loop->out, runEnd), false};
+    }
     if (shown <= runStart) return PlayStep{runStart, true};
     return PlayStep{shown - 1, shown - 1 == runStart};
 }

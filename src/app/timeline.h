@@ -41,11 +41,12 @@ struct PlayStep {
     bool stop = false;
 };
 
-/// One step of playback from `shown` in a run that starts at `runStart`. Forward goes to
-/// shown + 1 (beyond the recorded end the run goes on and is recorded); backward to
-/// shown - 1, stopping at runStart. With a loop, a step that would leave it (or one
-/// taken from outside it) goes to its other end instead.
-PlayStep nextPlayStep(uint64_t shown, PlayDirection direction, uint64_t runStart,
+/// One step of playback from `shown` in a run recorded from `runStart` to `runEnd`.
+/// Forward goes to shown + 1 (beyond the recorded end the run goes on and is recorded);
+/// backward to shown - 1, stopping at runStart. With a loop, a step that would leave it
+/// (or one taken from outside it) goes to its other end instead, as far as the run is
+/// recorded: a loop beyond the recorded end is played into forward and not at all backward.
+PlayStep nextPlayStep(uint64_t shown, PlayDirection direction, uint64_t runStart, uint64_t runEnd,
                       const std::optional<LoopRange>& loop);
 
 /// A step key or button held down: one step on the press, then, after kDelay, steps at

@@ -41,8 +41,8 @@ TEST(Timeline, LoopPointsInEitherOrder) {
 }
 
 TEST(Timeline, PlayingForwardGoesOnPastTheRecordedEnd) {
-    EXPECT_EQ(nextPlayStep(10, PlayDirection::forward, 0, std::nullopt).step, 11u);
-    const PlayStep onward = nextPlayStep(500, PlayDirection::forward, 0, std::nullopt);
+    EXPECT_EQ(nextPlayStep(10, PlayDirection::forward, 0, 500, std::nullopt).step, 11u);
+    const PlayStep onward = nextPlayStep(500, PlayDirection::forward, 0, 500, std::nullopt);
     EXPECT_EQ(onward.step, 501u);
     EXPECT_FALSE(onward.stop);
 }
@@ -52,14 +52,14 @@ TEST(Timeline, PlayingBackwardStopsAtTheRunsStart) {
     int steps = 0;
     PlayStep next;
     do {
-        next = nextPlayStep(shown, PlayDirection::backward, 100, std::nullopt);
+        next = nextPlayStep(shown, PlayDirection::backward, 100, 105, std::nullopt);
         EXPECT_EQ(next.step, shown - 1);
         shown = next.step;
         ++steps;
     } while (!next.stop && steps < 100);
     EXPECT_EQ(shown, 100u);
     EXPECT_EQ(steps, 5) << "it stops on reaching the start, not one step later";
-    const PlayStep atStart = nextPlayStep(100, PlayDirection::backward, 100, std::nullopt);
+    const PlayStep atStart = nextPlayStep(100, PlayDirection::backward, 100, 105, std::nullopt);
     EXPECT_EQ(atStart.step, 100u);
     EXPECT_TRUE(atStart.stop);
 }
@@ -69,7 +69,7 @@ TEST(Timeline, LoopWrapsBothWays) {
     // From `shown`, each step goes to the next of `expected` and never stops.
     const auto play = [&](uint64_t shown, PlayDirection direction, std::initializer_list<uint64_t> expected) {
         for (uint64_t step : expected) {
-            const PlayStep next = nextPlayStep(shown, direction, 0, loop);
+            const PlayStep next = nextPlayStep(shown, direction, 0, 60, loop);
             EXPECT_EQ(next.step, step);
             EXPECT_FALSE(next.stop);
             shown = next.step;
@@ -79,13 +79,24 @@ TEST(Timeline, LoopWrapsBothWays) {
     // Never stops inside a loop, even one at the run's start.
     play(23, PlayDirection::backward, {22, 21, 20, 23, 22, 21, 20, 23});
     const std::optional<LoopRange> atStart = LoopRange{0, 2};
-    EXPECT_EQ(nextPlayStep(0, PlayDirection::backward, 0, atStart).step, 2u);
-    EXPECT_FALSE(nextPlayStep(0, PlayDirection::backward, 0, atStart).stop);
+    EXPECT_EQ(nextPlayStep(0, PlayDirection::backward, 0, 60, atStart).step, 2u);
+    EXPECT_FALSE(nextPlayStep(0, PlayDirection::backward, 0, 60, atStart).stop);
     // Started outside the loop: into it, at the end playing goes from.
-    EXPECT_EQ(nextPlayStep(5, PlayDirection::forward, 0, loop).step, 20u);
-    EXPECT_EQ(nextPlayStep(50, PlayDirection::forward, 0, loop).step, 20u);
-    EXPECT_EQ(nextPlayStep(5, PlayDirection::backward, 0, loop).step, 23u);
-    EXPECT_EQ(nextPlayStep(50, PlayDirection::backward, 0, loop).step, 23u);
+    EXPECT_EQ(nextPlayStep(5, PlayDirection::forward, 0, 60, loop).step, 20u);
+    EXPECT_EQ(nextPlayStep(50, PlayDirection::forward, 0, 60, loop).step, 20u);
+    EXPECT_EQ(nextPlayStep(5, PlayDirection::backward, 0, 60, loop).step, 23u);
+    EXPECT_EQ(nextPlayStep(50, PlayDirection::backward, 0, 60, loop).step, 23u);
+}
+
+TEST(Timeline, LoopBeyondARunCutShortIsPlayedIntoNotSoughtTo) {
+    // A branch at step 10 left the run recorded to step 10, short of the loop 20-23.
+    const std::optional<LoopRange> loop = LoopRange{20, 23};
+    EXPECT_EQ(nextPlayStep(10, PlayDirection::forward, 0, 10, loop).step, 11u) << "records on toward the loop";
+    const PlayStep back = nextPlayStep(10, PlayDirection::backward, 0, 10, loop);
+    EXPECT_EQ(back.step, 9u) << "no loop to wrap to behind the recorded end";
+    // Recorded into the loop but not to its out point: the loop wraps at the recorded end.
+    EXPECT_EQ(nextPlayStep(20, PlayDirection::backward, 0, 21, loop).step, 21u);
+    EXPECT_EQ(nextPlayStep(5, PlayDirection::forward, 0, 21, loop).step, 20u);
 }
 
 TEST(Timeline, HeldStepRepeatsAtItsOwnRateNotPerFrame) {
