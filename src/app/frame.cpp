@@ -1,5 +1,7 @@
 #include "app/frame.h"
 
+#include "ui/ghost_tint.h"
+
 #include <glad/glad.h>
 
 #include <imgui.h>
@@ -24,8 +26,8 @@ const glm::vec3 kStaticColor{0.64f, 0.62f, 0.58f};
 // selection rim (added by the shader) shows on top as on any body.
 constexpr float kAsleepSaturation = 0.3f;
 constexpr float kAsleepBrightness = 0.7f;
-// The ghost run's bodies: one colour none of the palette's is near (see-through, a white rim).
-const glm::vec4 kGhostColor{0.55f, 1.0f, 0.95f, 1.0f};
+// The ghost run's bodies: drawn see-through, with a white rim.
+const glm::vec4 kGhostColor{ui::kGhostTint.r, ui::kGhostTint.g, ui::kGhostTint.b, 1.0f};
 // A ghost body this close to where the same body is now (m, and |dot| of the
 // orientations) is not drawn: it would only tint the real one.
 constexpr float kGhostCoincidentDistance = 1e-4f;

@@ -1,5 +1,6 @@
 #include "ui/timeline_panel.h"
 
+#include "ui/ghost_tint.h"
 #include "ui/panels.h"
 
 #include <imgui.h>
@@ -24,6 +25,7 @@ const ImU32 kImpactColor = IM_COL32(90, 200, 255, 255);
 const ImU32 kLoopColor = IM_COL32(120, 220, 120, 60);
 const ImU32 kLoopEdgeColor = IM_COL32(120, 220, 120, 255);
 const ImU32 kCursorColor = IM_COL32(255, 255, 255, 255);
+const ImU32 kGhostColor = ImGui::ColorConvertFloat4ToU32(ImVec4(kGhostTint.r, kGhostTint.g, kGhostTint.b, 1.0f));
 
 // Marks within this many pixels of the mouse are named in the strip's tooltip.
 constexpr float kHoverReach = 3.0f;
@@ -191,6 +193,12 @@ void TimelinePanel::drawStrip(const app::Experiment& experiment, const app::Step
         }
     };
     const float h = height;
+    // The ghost's steps along the top edge, from where this run left it (as far as this run goes).
+    const app::Run* ghost = experiment.ghost() ? &experiment.previousRuns()[*experiment.ghost()] : nullptr;
+    if (ghost) {
+        dl->AddRectFilled(ImVec2(x(ghost->start()), p0.y), ImVec2(x(ghost->end) + 1.0f, p0.y + 3.0f), kGhostColor);
+        dl->AddLine(ImVec2(x(ghost->leftAt) + 0.5f, p0.y), ImVec2(x(ghost->leftAt) + 0.5f, p1.y), kGhostColor, 1.0f);
+    }
     std::vector<uint64_t> keyframes, inputs, impacts;
     for (const app::RunHistory::Keyframe& k : experiment.runHistory().keyframes()) keyframes.push_back(k.world->stepCount());
     for (const app::LoggedInput& in : experiment.runInputs()) {
@@ -239,6 +247,12 @@ void TimelinePanel::drawStrip(const app::Experiment& experiment, const app::Step
     }
     if (named > kMostNamed) ImGui::TextColored(kDimColor, "and %d more", named - kMostNamed);
     ImGui::TextColored(kDimColor, "orange: inputs (edits, drags, undo), blue: impacts, grey: keyframes");
+    if (ghost) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kGhostColor),
+                           "cyan: the ghost's steps %llu-%llu; it went its own way at step %llu",
+                           static_cast<unsigned long long>(ghost->start()), static_cast<unsigned long long>(ghost->end),
+                           static_cast<unsigned long long>(ghost->leftAt));
+    }
     ImGui::EndTooltip();
 }
 
