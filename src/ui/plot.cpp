@@ -31,6 +31,8 @@ std::optional<float> multiPlot(const char* id, const std::vector<std::pair<const
         count = std::max(count, s.second.size());
     }
     if (count < 2 || lo > hi) return clickedSlot;
+    // Series that never go below zero (distances, speeds, energies) keep zero as the floor.
+    const bool nonNegative = lo >= 0.0f;
     if (hi - lo < 1e-6f) {
         hi += 0.5f;
         lo -= 0.5f;
@@ -38,6 +40,7 @@ std::optional<float> multiPlot(const char* id, const std::vector<std::pair<const
     const float pad = 0.08f * (hi - lo);
     lo -= pad;
     hi += pad;
+    if (nonNegative) lo = std::max(lo, 0.0f);
     if (cursor && *cursor >= 0.0f && *cursor * step <= width) {
         const float x = std::round(p0.x + *cursor * step) + 0.5f;
         dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), IM_COL32(255, 255, 255, 160), 1.0f);

@@ -1,5 +1,7 @@
 #include "ui/runs_tab.h"
 
+#include "ui/ghost_tint.h"
+
 #include "ui/plot.h"
 
 #include <imgui.h>
@@ -16,7 +18,7 @@ namespace impulse::ui {
 namespace {
 
 const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
-const ImVec4 kGhostColor(0.55f, 1.0f, 0.95f, 1.0f);  // the ghost bodies' tint (Frame)
+const ImVec4 kGhostColor(kGhostTint.r, kGhostTint.g, kGhostTint.b, 1.0f);
 // Most points the divergence plot draws: the steps shown are thinned to these.
 constexpr size_t kPlotPoints = 400;
 
@@ -74,8 +76,9 @@ GhostRequest RunsTab::draw(const app::Experiment& experiment, float textScale) {
         const app::Run& run = runs[k];
         ImGui::PushID(static_cast<int>(k));
         char label[96];
-        std::snprintf(label, sizeof label, "run %d: left at step %llu, steps %llu-%llu",
-                      static_cast<int>(k) - static_cast<int>(runs.size()),
+        const int back = static_cast<int>(runs.size() - k);
+        std::snprintf(label, sizeof label, "%d run%s back: left at step %llu, steps %llu-%llu", back,
+                      back == 1 ? "" : "s",
                       static_cast<unsigned long long>(run.leftAt), static_cast<unsigned long long>(run.start()),
                       static_cast<unsigned long long>(run.end));
         if (ImGui::RadioButton(label, ghost == k)) {
