@@ -319,14 +319,16 @@ bool App::openScene(const std::string& path, std::string& note) {
         return true;
     }
     const Recording& recording = std::get<Recording>(opened);
-    // Every input is tried on a scratch experiment first, so that one the run cannot
-    // hold leaves the running world untouched; the same inputs then give the same run.
-    Experiment check;
-    if (const Validation refused = replayRecording(recording, check, "")) {
+    // Replayed on an experiment of its own, so that an input the run cannot hold leaves
+    // the running world untouched; a run that replays whole then takes its place.
+    Experiment replayed;
+    if (const Validation refused = replayRecording(recording, replayed, "")) {
         note = path + ": " + refused->message();
         return false;
     }
-    replayRecording(recording, experiment_, "");
+    experiment_ = std::move(replayed);
+    // The world is what the file holds: its inputs are not unsaved edits.
+    experiment_.markSaved();
     // The whole run is recorded; it is shown from its start, paused: playing replays it.
     experiment_.seek(experiment_.runStart());
     sim_.paused = true;
