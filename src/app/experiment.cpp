@@ -449,7 +449,10 @@ void replayStep(const Run& run, World& world, double& simulatedTime) {
 /// keyframe and `step` (scrubbing forward), the steps go on from it instead.
 void seekRun(const Run& run, World& world, double& simulatedTime, uint64_t step, bool worldShowsRun) {
     step = std::clamp(step, run.start(), run.end);
-    const RunHistory::Keyframe& keyframe = *run.keyframes.atOrBefore(step);
+    const RunHistory::Keyframe* at = run.keyframes.atOrBefore(step);
+    // A keyframe without its step's contact reports shows that step only once run to.
+    if (at->world->stepCount() == step && !at->world->hasLastStepReports()) at = run.keyframes.atOrBefore(step - 1);
+    const RunHistory::Keyframe& keyframe = *at;
     if (!worldShowsRun || world.stepCount() < keyframe.world->stepCount() || world.stepCount() > step) {
         world.restore(*keyframe.world);
         simulatedTime = keyframe.simulatedTime;

@@ -39,7 +39,12 @@ void RunHistory::keep(const World& world, double simulatedTime, bool pinned) {
         pinned = pinned || keyframes_.back().pinned;
         keyframes_.pop_back();
     }
-    auto snapshot = keyframes_.empty() ? world.snapshot() : world.snapshotAgainst(keyframes_.back().world);
+    // One kept only to shorten re-runs leaves out the step's contact reports: a seek to
+    // its step runs to it from the keyframe before (Experiment::seek).
+    auto snapshot = keyframes_.empty()
+                        ? world.snapshot()
+                        : world.snapshotAgainst(keyframes_.back().world,
+                                                pinned ? LastStepReports::kept : LastStepReports::dropped);
     keyframes_.push_back(Keyframe{std::make_shared<const WorldSnapshot>(std::move(snapshot)), simulatedTime, pinned});
     bytes_ = bytesOf({this});
     thinToBudget();

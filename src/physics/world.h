@@ -93,6 +93,9 @@ struct StepStats {
     int impacts = 0;  ///< points that had an impact (World::impacts lists them)
 };
 
+/// Whether a snapshot keeps the last step's contact reports (World::snapshotAgainst).
+enum class LastStepReports { kept, dropped };
+
 class World {
 public:
     explicit World(const WorldSettings& settings = {});
@@ -183,8 +186,12 @@ public:
     /// The same, kept as the bytes of the bodies' motion and the contacts that differ
     /// from `base` (a full snapshot of this world, or the base of one kept so), which
     /// it shares: when the world has as many body slots and contacts as then, and
-    /// fewer than half of those bytes changed. Otherwise a full snapshot.
-    WorldSnapshot snapshotAgainst(const std::shared_ptr<const WorldSnapshot>& base) const;
+    /// fewer than half of those bytes changed. Otherwise a full snapshot. With
+    /// LastStepReports::dropped it leaves out the awake contacts' reports of the last
+    /// step (a third of the bytes to compare), which no step reads: the world it
+    /// restores steps on exactly, but shows those reports only after a step.
+    WorldSnapshot snapshotAgainst(const std::shared_ptr<const WorldSnapshot>& base,
+                                  LastStepReports reports = LastStepReports::kept) const;
     /// Puts the world back as it was when `snapshot` was taken (of this world or
     /// any other): the steps that follow repeat the ones that followed then, bit
     /// for bit. The thread count stays.

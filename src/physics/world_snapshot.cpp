@@ -73,7 +73,7 @@ void motionOf(const std::vector<Body>& bodies, std::vector<BodyMotion>& motion) 
 
 }  // namespace
 
-WorldSnapshot World::snapshotAgainst(const std::shared_ptr<const WorldSnapshot>& base) const {
+WorldSnapshot World::snapshotAgainst(const std::shared_ptr<const WorldSnapshot>& base, LastStepReports reports) const {
     const std::shared_ptr<const WorldSnapshot>& full = base && base->base_ ? base->base_ : base;
     const Internals& in = *internals_;
     if (!full || full->motion_.size() != bodies_.size() || full->contacts_.size() != in.contacts.manifolds.size() ||
@@ -86,7 +86,8 @@ WorldSnapshot World::snapshotAgainst(const std::shared_ptr<const WorldSnapshot>&
     motionOf(bodies_, motion);
     out.motionDelta_ = deltaOf(motion, full->motion_);
     out.contactsDelta_ = deltaOf(in.contacts.manifolds, full->contacts_);
-    out.reportsDelta_ = deltaOf(in.contacts.reports, full->reports_);
+    out.hasReports_ = reports == LastStepReports::kept;
+    if (out.hasReports_) out.reportsDelta_ = deltaOf(in.contacts.reports, full->reports_);
     out.sleepingContactsDelta_ = deltaOf(in.sleepingContacts.manifolds, full->sleepingContacts_);
     out.sleepingReportsDelta_ = deltaOf(in.sleepingContacts.reports, full->sleepingReports_);
     out.base_ = full;
@@ -139,7 +140,11 @@ void World::restore(const WorldSnapshot& snapshot) {
         applyDelta(decodedMotion, full->motion_, snapshot.motionDelta_);
         motion = &decodedMotion;
         applyDelta(in.contacts.manifolds, full->contacts_, snapshot.contactsDelta_);
-        applyDelta(in.contacts.reports, full->reports_, snapshot.reportsDelta_);
+        if (snapshot.hasReports_) {
+            applyDelta(in.contacts.reports, full->reports_, snapshot.reportsDelta_);
+        } else {
+            in.contacts.reports.assign(in.contacts.manifolds.size(), ContactReport{});
+        }
         applyDelta(in.sleepingContacts.manifolds, full->sleepingContacts_, snapshot.sleepingContactsDelta_);
         applyDelta(in.sleepingContacts.reports, full->sleepingReports_, snapshot.sleepingReportsDelta_);
     } else {

@@ -44,7 +44,7 @@ public:
     /// Bytes it holds apart from the bodies' properties and its base (which it may share).
     size_t bytes() const;
     /// Bytes of the bodies' motion and the contacts it stands for, as a full snapshot
-    /// holds them: what taking or restoring it reads.
+    /// holds them: what taking or restoring it reads (less the reports, when it has none).
     size_t stateBytes() const;
     /// The full snapshot it is kept against; null when it is full itself.
     const std::shared_ptr<const WorldSnapshot>& base() const { return base_; }
@@ -52,6 +52,9 @@ public:
     size_t layoutBytes() const;
     /// Whether `other` holds the same bodies' properties (shared, counted once).
     bool sharesLayoutWith(const WorldSnapshot& other) const { return layout_ == other.layout_; }
+    /// Whether it holds the last step's contact reports (World::snapshotAgainst): one
+    /// without them stands for its step only once a step has run from an earlier one.
+    bool hasLastStepReports() const { return hasReports_; }
     /// Names the bodies' properties it holds: the same for the snapshots that share them.
     const void* layoutId() const { return layout_.get(); }
 
@@ -78,6 +81,7 @@ private:
     // Set when kept against base_: the five arrays above are then empty, and each
     // delta holds the bytes of its array that differ from the base's.
     std::shared_ptr<const WorldSnapshot> base_;
+    bool hasReports_ = true;  ///< false: kept against base_ without the awake contacts' reports
     ByteDelta motionDelta_, contactsDelta_, sleepingContactsDelta_, reportsDelta_, sleepingReportsDelta_;
 };
 

@@ -171,5 +171,33 @@ TEST(SnapshotRestore, ARestingPileKeptAgainstAnEarlierSnapshotHoldsAFractionOfIt
     EXPECT_EQ(keptAgain.base(), full);
 }
 
+// Kept without the last step's reports (a history's keyframe between inputs), a
+// snapshot holds less, and the world it restores steps on bit for bit: no step
+// reads the reports, and the first step writes them all again.
+TEST(SnapshotRestore, ASnapshotWithoutTheLastStepsReportsStepsOnExactly) {
+    World world = loadPreset(fs::path(IMPULSE_SOURCE_DIR) / "assets" / "scenes" / "bench" / "pile1000.json");
+    for (int i = 0; i < 600; ++i) world.step();  // settled: the contacts stay the same ones
+    const auto full = std::make_shared<const WorldSnapshot>(world.snapshot());
+    for (int i = 0; i < 5; ++i) world.step();
+    const WorldSnapshot withReports = world.snapshotAgainst(full);
+    const WorldSnapshot withoutReports = world.snapshotAgainst(full, LastStepReports::dropped);
+    ASSERT_EQ(withoutReports.base(), full) << "the same contacts as the base: kept against it";
+    EXPECT_TRUE(withReports.hasLastStepReports());
+    EXPECT_FALSE(withoutReports.hasLastStepReports());
+    EXPECT_LT(withoutReports.bytes(), withReports.bytes());
+    World restored;
+    restored.restore(withoutReports);
+    EXPECT_TRUE(test::sameState(restored, world));
+    float shownImpulse = 0.0f;
+    for (const ContactPointInfo& point : restored.contacts()) shownImpulse += std::fabs(point.normalImpulse);
+    EXPECT_EQ(shownImpulse, 0.0f) << "no report until a step: none shown rather than a stale one";
+    for (int i = 0; i < 20; ++i) {
+        world.step();
+        restored.step();
+        ASSERT_TRUE(test::sameState(restored, world)) << "step " << i;
+        ASSERT_TRUE(test::sameLastStep(restored, world)) << "step " << i;
+    }
+}
+
 }  // namespace
 }  // namespace impulse
