@@ -3,9 +3,9 @@
 // holds IMPULSE_HISTORY_MINUTES simulated minutes (5 by default; recording them
 // takes a few minutes of the step's own time first).
 //
-//   BM_RecordingCost        one step of the settled pile without and with what
-//                           Experiment::step adds to it (RunHistory::stepped: a
-//                           keyframe every spacing() steps), in alternating blocks.
+//   BM_RecordingCost        one step of the settled pile as World::step and as
+//                           Experiment::step (a keyframe every spacing() steps,
+//                           the budget's count, the plotted series), alternating.
 //   BM_Keyframe             taking and keeping one keyframe of the settled pile.
 //   BM_Seek                 a seek to a pseudo-random step of the whole history
 //                           (and the slowest of them, CPU time, as a counter).
@@ -59,29 +59,23 @@ double median(std::vector<double> values) {
     return values[values.size() / 2];
 }
 
-// Two copies of the settled pile step on from the recorded run's end in alternating
-// blocks of one keyframe spacing, one of them recorded (with a copy of the history,
-// sharing its keyframes), so that both see the same load and the same cache
-// turnover: the difference of their median blocks is recording's, not the machine's.
+// The settled pile steps on from the recorded run's end twice, in alternating
+// blocks of one keyframe spacing: as a bare World, and as a copy of the experiment
+// (sharing its keyframes) through Experiment::step, with all that recording adds
+// (keyframes, the budget's count, the plots' and impact log's series). Both see
+// the same load and the same cache turnover: the difference of their median blocks
+// is recording's, not the machine's.
 void BM_RecordingCost(benchmark::State& state) {
-    impulse::World plain = recorded().world(), recordedWorld = recorded().world();
-    impulse::app::RunHistory history = recorded().runHistory();
-    const uint64_t block = history.spacing();
-    const double time = 0.0;
-    std::vector<double> off, on, keyframes;
+    Experiment experiment = recorded();
+    impulse::World plain = experiment.world();
+    const uint64_t block = experiment.runHistory().spacing();
+    std::vector<double> off, on;
     for (auto _ : state) {
         const double start = threadCpuMs();
         for (uint64_t i = 0; i < block; ++i) plain.step();
         const double middle = threadCpuMs();
-        double keeping = 0.0;
-        for (uint64_t i = 0; i < block; ++i) {
-            recordedWorld.step();
-            const double keepStart = threadCpuMs();
-            history.stepped(recordedWorld, time);
-            keeping += threadCpuMs() - keepStart;
-        }
+        for (uint64_t i = 0; i < block; ++i) experiment.step();
         const double end = threadCpuMs();
-        keyframes.push_back(keeping);
         off.push_back((middle - start) / double(block));
         on.push_back((end - middle) / double(block));
     }
@@ -90,9 +84,6 @@ void BM_RecordingCost(benchmark::State& state) {
     state.counters["recorded_step_ms"] = onMs;
     state.counters["cost_percent"] = 100.0 * (onMs / offMs - 1.0);
     state.counters["spacing"] = double(block);
-    // The keyframe's own time; the rest of the cost is the steps' after it (the
-    // keyframe read the world and its base, 3.4 MB, out of the caches).
-    state.counters["keyframe_ms"] = median(keyframes);
 }
 // Each iteration is one block of each (a keyframe in every recorded block).
 BENCHMARK(BM_RecordingCost)->Unit(benchmark::kMillisecond)->Iterations(60)->Repetitions(3);

@@ -583,7 +583,18 @@ void Experiment::step() {
         world_.step();
         simulatedTime_ += world_.settings().timestep;
         run_.end = world_.stepCount();
-        if (run_.keyframes.stepped(world_, simulatedTime_)) fitHistoryToBudget();
+        const size_t keyframesBefore = run_.keyframes.keyframes().size();
+        const size_t bytesBefore = run_.keyframes.bytes();
+        if (run_.keyframes.stepped(world_, simulatedTime_)) {
+            // A keyframe only added (none thinned) is held by this run alone and fits
+            // the budget (RunHistory::keep thinned against the same bytes held
+            // elsewhere): counting every run's keyframes again is then not needed.
+            if (run_.keyframes.keyframes().size() == keyframesBefore + 1) {
+                historyBytes_ += run_.keyframes.bytes() - bytesBefore;
+            } else {
+                fitHistoryToBudget();
+            }
+        }
         observations_.record(world_, simulatedTime_);
     }
     followGhost();

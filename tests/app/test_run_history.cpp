@@ -218,13 +218,45 @@ TEST(ExperimentRun, TheBudgetCountsEverythingTheHistoryKeeps) {
         experiment.step();
         worlds.push_back(experiment.world());
         ASSERT_LE(experiment.historyBytes(), budget) << "at step " << experiment.shownStep();
+        // The counts kept up as keyframes come (RunHistory::keep, Experiment::step)
+        // are the sums, step by step.
+        ASSERT_EQ(experiment.historyBytes(), sumOfWhatIsKept(experiment)) << "at step " << experiment.shownStep();
+        ASSERT_EQ(experiment.runHistory().bytes(), RunHistory::bytesOf({&experiment.runHistory()}));
     }
-    EXPECT_EQ(experiment.historyBytes(), sumOfWhatIsKept(experiment));
     // Thinned, the run still shows its steps as they were.
     for (size_t i = 0; i < worlds.size(); i += 7) {
         experiment.seek(worlds[i].stepCount());
         expectShows(experiment, worlds[i]);
     }
+}
+
+// A run thinned while it runs drops keyframes its ghost still holds: the budget
+// then counts them as the ghost's, not as freed.
+TEST(ExperimentRun, ThinningWhileRunningCountsWhatTheGhostStillHolds) {
+    // A short run branched near its end: the ghost fits its quarter of the budget
+    // whole, and the new run outgrows the rest while it runs.
+    constexpr uint64_t kBranch = 50;
+    Experiment experiment;
+    record(experiment, 60);
+    experiment.seek(kBranch);
+    BodyDef def = experiment.world().bodyDef(firstDynamic(experiment.world()));
+    def.restitution = 0.5f;
+    ASSERT_FALSE(experiment.apply(SetBody{firstDynamic(experiment.world()), def}));
+    experiment.setHistoryBudget(4 * experiment.historyBytes());
+    const size_t ghostKeyframes = experiment.previousRuns().back().keyframes.keyframes().size();
+    const uint64_t spacingBefore = experiment.runHistory().spacing();
+    for (int i = 0; i < 600; ++i) {
+        experiment.step();
+        ASSERT_EQ(experiment.historyBytes(), sumOfWhatIsKept(experiment)) << "at step " << experiment.shownStep();
+    }
+    EXPECT_GT(experiment.runHistory().spacing(), spacingBefore) << "the run was thinned while it ran";
+    const RunHistory& ghost = experiment.previousRuns().back().keyframes;
+    EXPECT_EQ(ghost.keyframes().size(), ghostKeyframes) << "the ghost kept all its keyframes";
+    const auto droppedByTheRun = std::count_if(ghost.keyframes().begin(), ghost.keyframes().end(), [&](const auto& k) {
+        const auto* kept = experiment.runHistory().atOrBefore(k.world->stepCount());
+        return k.world->stepCount() < kBranch && (!kept || kept->world != k.world);
+    });
+    EXPECT_GT(droppedByTheRun, 0) << "the run dropped keyframes from before the branch that the ghost holds";
 }
 
 // Recording's cost follows the keyframes' bytes: a larger world is kept less
