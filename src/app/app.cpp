@@ -1042,10 +1042,25 @@ bool App::processRequests(const ui::PanelRequests& requests) {
     }
     if (!requests.save.empty()) save(requests.save, requests.confirmed, false);
     if (!requests.saveRecording.empty()) save(requests.saveRecording, requests.confirmed, true);
+    if (!requests.exportPlots.empty()) {
+        ui::PanelRequests again;
+        again.exportPlots = requests.exportPlots;
+        if (!asksBeforeReplacing(requests.exportPlots, exportedPlotsPath_, requests.confirmed, "the plotted series",
+                                 again)) {
+            const std::string error = experiment_.observations().plots.writeCsv(requests.exportPlots);
+            if (error.empty()) exportedPlotsPath_ = requests.exportPlots;
+            panels_.setExportMessage(error.empty() ? "wrote " + requests.exportPlots : error, !error.empty());
+        }
+    }
     if (!requests.exportRun.empty()) {
-        const std::string refused = runCsv_.start(experiment_, requests.exportRun);
-        panels_.setExportMessage(refused.empty() ? "exporting the run to " + requests.exportRun : refused,
-                                 !refused.empty());
+        ui::PanelRequests again;
+        again.exportRun = requests.exportRun;
+        if (!asksBeforeReplacing(requests.exportRun, exportedRunPath_, requests.confirmed, "the whole run", again)) {
+            const std::string refused = runCsv_.start(experiment_, requests.exportRun);
+            if (refused.empty()) exportedRunPath_ = requests.exportRun;
+            panels_.setExportMessage(refused.empty() ? "exporting the run to " + requests.exportRun : refused,
+                                     !refused.empty());
+        }
     }
     if (runCsv_.running()) {
         panels_.setExportMessage("exporting the run: step " + std::to_string(runCsv_.stepsWritten()) + " of " +
@@ -1217,6 +1232,14 @@ void App::undoOrRedo(bool undo) {
     panels_.setMessage(std::string(undo ? "undone: " : "redone: ") + what, false);
 }
 
+bool App::asksBeforeReplacing(const std::string& path, const std::string& lastWritten, bool confirmed,
+                              const std::string& replacement, const ui::PanelRequests& again) {
+    std::error_code ec;
+    if (confirmed || path == lastWritten || !std::filesystem::exists(path, ec)) return false;
+    panels_.confirm(path + " exists. Replace it with " + replacement + "?", "Replace", again);
+    return true;
+}
+
 void App::save(const std::string& path, bool confirmed, bool asRecording) {
     std::variant<Recording, std::string> recording;
     if (asRecording) {
@@ -1229,14 +1252,11 @@ void App::save(const std::string& path, bool confirmed, bool asRecording) {
     // Saving the world over its own scene file is the usual save; a recording over it
     // (or over any file but the last recording saved) replaces another file: ask.
     std::error_code ec;
-    const std::string& lastSaved = asRecording ? savedRecordingPath_ : savedPath_;
     const bool ownScene = !asRecording && std::filesystem::equivalent(path, experiment_.scenePath(), ec);
-    const bool replacesAnother = std::filesystem::exists(path, ec) && path != lastSaved && !ownScene;
-    if (replacesAnother && !confirmed) {
-        ui::PanelRequests again;
-        (asRecording ? again.saveRecording : again.save) = path;
-        panels_.confirm(path + " exists. Replace it with " + (asRecording ? "this run's recording?" : "the world as it is now?"),
-                        "Replace", again);
+    ui::PanelRequests again;
+    (asRecording ? again.saveRecording : again.save) = path;
+    if (!ownScene && asksBeforeReplacing(path, asRecording ? savedRecordingPath_ : savedPath_, confirmed,
+                                         asRecording ? "this run's recording" : "the world as it is now", again)) {
         return;
     }
     if (asRecording) {

@@ -114,6 +114,11 @@ private:
     /// first if that replaces a file other than the scene's own (for a recording: other
     /// than the recording last saved).
     void save(const std::string& path, bool confirmed, bool asRecording);
+    /// Whether writing `path` waits for the user: it exists, was not the last file of
+    /// its kind written (`lastWritten`) and is not `confirmed`; then asks whether to
+    /// replace it with `replacement`, handing `again` back on yes.
+    bool asksBeforeReplacing(const std::string& path, const std::string& lastWritten, bool confirmed,
+                             const std::string& replacement, const ui::PanelRequests& again);
     /// The window's title: the scene's name, and whether there are unsaved edits.
     void updateTitle();
     /// After an undoable load or reset that replaced unsaved edits: how to get them back.
@@ -175,6 +180,7 @@ private:
     std::string title_;      // as last set on the window
     std::string savedPath_;  // the file last saved to: saving there again does not ask
     std::string savedRecordingPath_;  // the recording last saved: saving the run there again does not ask
+    std::string exportedPlotsPath_, exportedRunPath_;  // the CSV files last written: writing there again does not ask
     // The step keys (, .): down since a press, or pressed and let go within this frame.
     bool stepBackKey_ = false, stepForwardKey_ = false;
     bool stepBackPressed_ = false, stepForwardPressed_ = false;

@@ -116,9 +116,9 @@ const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log, uint64_t s
     return clicked;
 }
 
-std::optional<std::string> PlotsTab::takeRunExport() {
-    std::optional<std::string> path = std::move(runExport_);
-    runExport_.reset();
+std::optional<PlotsTab::Export> PlotsTab::takeExport() {
+    std::optional<Export> path = std::move(export_);
+    export_.reset();
     return path;
 }
 
@@ -232,14 +232,10 @@ std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app:
     ImGui::InputText("##csv", &csvPath_);
     hoverHelp("File to write to: the plotted series (every sample kept, not only the window), or the whole run.");
     ImGui::SameLine();
-    if (ImGui::Button("export CSV")) {
-        const std::string error = plots.writeCsv(csvPath_);
-        messageIsError_ = !error.empty();
-        message_ = error.empty() ? "wrote " + csvPath_ : error;
-    }
+    if (ImGui::Button("export CSV")) export_ = Export{csvPath_, false};
     hoverHelp("The plotted series, one column each.");
     ImGui::SameLine();
-    if (ImGui::Button("export run")) runExport_ = csvPath_;
+    if (ImGui::Button("export run")) export_ = Export{csvPath_, true};
     hoverHelp("Every body at every step of the run, in impulse-sim's CSV columns\n"
               "(step,time,body,px..wz: the rows of impulse-sim --replay of the run).");
     if (!message_.empty()) {

@@ -38,9 +38,13 @@ public:
     std::optional<uint64_t> draw(const World& world, BodyId selected, app::PlotSamples& plots, uint64_t shownStep,
                                  float textScale);
 
-    /// The file "export run" asked for this frame (the whole run in impulse-sim's columns,
-    /// which the app writes), once.
-    std::optional<std::string> takeRunExport();
+    /// A file an export button asked for this frame, once; the app writes it (and asks
+    /// before replacing a file it did not write).
+    struct Export {
+        std::string path;
+        bool wholeRun = false;  ///< every body at every step in impulse-sim's columns; else the plotted series
+    };
+    std::optional<Export> takeExport();
     /// The line under the export buttons (the run export's progress and outcome).
     void setMessage(const std::string& message, bool isError) {
         message_ = message;
@@ -55,7 +59,7 @@ private:
     std::string csvPath_ = "plots.csv";
     std::string message_;
     bool messageIsError_ = false;
-    std::optional<std::string> runExport_;
+    std::optional<Export> export_;
 };
 
 }  // namespace impulse::ui

@@ -751,7 +751,9 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
                                                                 layout_.textScale)) {
             requests.seek = step;
         }
-        if (std::optional<std::string> path = plotsTab_.takeRunExport()) requests.exportRun = std::move(*path);
+        if (std::optional<PlotsTab::Export> file = plotsTab_.takeExport()) {
+            (file->wholeRun ? requests.exportRun : requests.exportPlots) = std::move(file->path);
+        }
         ImGui::End();
         return;
     }

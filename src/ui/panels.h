@@ -51,6 +51,7 @@ struct PanelRequests {
     std::string save;  ///< scene file to write
     std::string saveRecording;  ///< recording file to write with the run
     std::string exportRun;      ///< CSV file to write the whole run to (impulse-sim's columns)
+    std::string exportPlots;    ///< CSV file to write the plotted series to
     bool reset = false;
     bool spawnBox = false, spawnSphere = false, shoot = false;
     bool deleteSelection = false;
