@@ -3,7 +3,8 @@
 #   scripts/dev.sh run [SCENE.json]   install missing packages, build, start the app
 #   scripts/dev.sh test               install missing packages, build, run every test,
 #                                     the determinism hash again in an SSE2 build,
-#                                     then every test under AddressSanitizer + UBSan
+#                                     then every test under AddressSanitizer + UBSan and
+#                                     the monkey test (tests/app/monkey_with_xdotool.sh)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -65,6 +66,15 @@ case "$command" in
         configure_and_build "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPULSE_SANITIZE=ON
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             run_tests "$root/build-asan"
+        # Random clicks, drags, wheel turns, keys and typed numbers against the sanitizer
+        # build of the app; a new seed each run, printed, so a failure can be run again
+        # with MONKEY_SEED=N.
+        echo "== monkey test: 60 s of random input, sanitizer build of the app"
+        monkey_dir=$(mktemp -d)
+        xvfb-run -a -s "-screen 0 1280x720x24" "$root/tests/app/monkey_with_xdotool.sh" \
+            "$root/build-asan/src/app/impulse-lab" "$root/build-asan/src/cli/impulse-sim" "$monkey_dir" 60 \
+            "${MONKEY_SEED:-$(date +%s)}"
+        rm -rf "$monkey_dir"
         # The scene-loader fuzzer (clang, libFuzzer + ASan + UBSan) for a bounded 60 s;
         # a crash input is kept in fuzz/regressions/ and fails the run. Its toolchain
         # was installed above, so a missing one is an error, not a skip.

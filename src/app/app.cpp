@@ -992,8 +992,9 @@ double App::simulate(double frameSeconds) {
     if (stepped > 0) {
         if (const BodyId bad = world.firstNonFiniteBody()) {
             sim_.paused = true;
-            panels_.setMessage("body '" + world.body(bad).name + "' has a non-finite state: paused (press R to reset)",
-                               true);
+            const std::string note = "body '" + world.body(bad).name + "' has a non-finite state: paused (press R to reset)";
+            panels_.setMessage(note, true);
+            std::fprintf(stderr, "impulse-lab: %s\n", note.c_str());  // for logs and the monkey test
         }
     }
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
