@@ -1155,6 +1155,8 @@ std::string App::startAutosave() {
 }
 
 void App::offerRecovery() {
+    std::printf("impulse-lab: asking whether to restore %s\n", offeredPath_.c_str());  // scripts wait for it
+    std::fflush(stdout);
     ui::PanelRequests restore, discard;
     restore.restoreRecovery = true;
     discard.restoreRecovery = false;
@@ -1175,12 +1177,14 @@ void App::autosaveIfDue() {
     const WorkMark mark = workMark(experiment_);
     const WorkMark& last = autosaved_ ? *autosaved_ : *workAtStart_;
     if (mark == last) return;
-    lastAutosave_ = now;
-    autosaved_ = mark;
     const auto t0 = std::chrono::steady_clock::now();
-    autosave_->submit(captureRecovery(experiment_, sceneCamera(), utcNow()));
+    Recovery work = captureRecovery(experiment_, sceneCamera(), utcNow());
+    const bool handedOver = autosave_->trySubmit(work);
     autosaveCaptureMs_.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (!handedOver) return;  // the writer is busy: the next frame tries again
+    lastAutosave_ = now;
+    autosaved_ = mark;
 }
 
 void App::answerRecovery(bool restore) {

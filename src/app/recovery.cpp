@@ -219,11 +219,24 @@ RecoveryWriter::~RecoveryWriter() {
 }
 
 void RecoveryWriter::submit(Recovery recovery) {
+    std::optional<Recovery> replaced(std::move(recovery));
     {
         std::lock_guard<std::mutex> lock(mutex_);
+        pending_.swap(replaced);
+    }
+    changed_.notify_all();
+}  // what it replaced is freed outside the lock
+
+bool RecoveryWriter::trySubmit(Recovery& recovery) {
+    std::optional<Recovery> replaced;
+    {
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        if (!lock.owns_lock()) return false;  // `recovery` stays the caller's
+        replaced.swap(pending_);
         pending_ = std::move(recovery);
     }
     changed_.notify_all();
+    return true;
 }
 
 std::string RecoveryWriter::flush() {
@@ -263,8 +276,8 @@ void RecoveryWriter::serve() {
     for (;;) {
         changed_.wait(lock, [this] { return stopping_ || pending_; });
         if (!pending_) return;  // stopping, with everything written
-        Recovery recovery = std::move(*pending_);
-        pending_.reset();
+        std::optional<Recovery> recovery;
+        recovery.swap(pending_);
         writing_ = true;
         lock.unlock();
         std::string error;
@@ -273,8 +286,9 @@ void RecoveryWriter::serve() {
         if (ec) {
             error = "cannot create the folder of '" + path_ + "': " + ec.message();
         } else {
-            error = saveTextFile(toJson(recovery), path_);
+            error = saveTextFile(toJson(*recovery), path_);
         }
+        recovery.reset();  // freed before the lock is taken again: the frame may want it
         lock.lock();
         writing_ = false;
         ++writes_;

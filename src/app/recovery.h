@@ -104,6 +104,10 @@ public:
     const std::string& path() const { return path_; }
     /// Hands over the work to write; one still waiting is replaced (only the newest counts).
     void submit(Recovery recovery);
+    /// The same, for the frame: false, with nothing handed over, when the writer's thread
+    /// holds the lock just then (at nice 19 it may be descheduled while holding it, and
+    /// the frame must not wait for that).
+    bool trySubmit(Recovery& recovery);
     /// Waits until everything handed over is written; returns the last write's error or "".
     std::string flush();
     /// The error of a write that failed since the last call, "" when none.

@@ -29,6 +29,26 @@ in_view_key() {
     move "$viewport_x" "$viewport_y"
     key "$@"
 }
+# Waits up to 60 s for FILE to hold TEXT (the app's stdout says what it did).
+wait_for() {  # file text
+    for _ in $(seq 600); do
+        grep -q "$2" "$1" && return 0
+        sleep 0.1
+    done
+    echo "no '$2' in $1" >&2
+    return 1
+}
+# Waits until the recovery files stop changing (an autosave of the world as it is now).
+wait_autosaved() {
+    local before after
+    for _ in $(seq 30); do
+        before=$(stat -c %Y.%s state/recovery-*.json 2>/dev/null || true)
+        sleep 1.5
+        after=$(stat -c %Y.%s state/recovery-*.json 2>/dev/null || true)
+        [ -n "$after" ] && [ "$before" = "$after" ] && return 0
+    done
+    return 1
+}
 # Waits up to 10 s for the app to end; its exit status in $status.
 wait_exit() {
     for _ in $(seq 100); do
@@ -53,29 +73,39 @@ key b
 in_view_key space
 sleep 1.5
 key space
-sleep 1.5  # an autosave of the paused world
+wait_autosaved  # the paused world is in the file
 key ctrl+s
 sleep 0.5
 kill -KILL "$pid"
 wait "$pid" || true
-ls state > files-after-kill.txt
+sleep 1.0
+ls state | grep 'json$' > files-after-kill.txt
 
 # 2.
 start_app "$app" "$scene" --frames 100000 --save-on-exit "$dir/restored.json" > run2.txt 2>&1
+wait_for run2.txt "asking whether to restore"
+sleep 0.5
 hold Return
-sleep 1.0
+wait_for run2.txt "impulse-lab: restored"
+sleep 0.5
 xdotool key F12; sleep 0.5  # impulse-lab-1.png: the restored run, paused
 kill -TERM "$pid"
 wait_exit
 echo "$status" > run2-status.txt
-ls state > files-after-term.txt
+sleep 1.0  # its window gone from the X server before the next search
+ls state | grep 'json$' > files-after-term.txt
 
 # 3.
 start_app "$app" "$scene" --frames 100000 > run3.txt 2>&1
+wait_for run3.txt "asking whether to restore"
+sleep 0.5
 hold Escape
 in_view_key b
-sleep 1.0  # this run's own recovery file
-ls state > files-during-run3.txt
+for _ in $(seq 200); do  # this run's own recovery file beside the offered one
+    [ "$(ls state | grep -c 'json$')" -eq 2 ] && break
+    sleep 0.1
+done
+ls state | grep 'json$' > files-during-run3.txt
 python3 "$here/close_window.py" "$wid"
 sleep 1.0
 kill -0 "$pid"  # still running: it asked first
@@ -83,5 +113,5 @@ xdotool key F12; sleep 0.5  # impulse-lab-2.png: the question
 hold Return
 wait_exit
 echo "$status" > run3-status.txt
-ls state > files-after-run3.txt
+ls state | grep 'json$' > files-after-run3.txt
 trap - EXIT
