@@ -16,6 +16,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -76,6 +77,34 @@ BENCHMARK(BM_Step_Pile1000)
     ->Arg(1)
     ->Arg(10)
     ->Arg(20)
+    ->Iterations(kMeasuredSteps)
+    ->Unit(benchmark::kMillisecond);
+
+// pile1000 (settled, as above) with one 5 cm pebble spinning at 390 rad/s:
+// where:0 in the air 30 m from the pile (it touches nothing in the 60 steps),
+// where:1 dropped into the top of the pile. Compare with
+// BM_Step_Pile1000/sub_steps:10 (the same settings): a spinner's extra passes
+// are paid by its pass group (docs/physics.md, "Fast spin").
+void BM_Step_Pile1000_Spinner(benchmark::State& state) {
+    World world = snapshot("pile1000", 180);
+    impulse::BodyDef pebble;
+    pebble.name = "pebble";
+    pebble.shape = impulse::Shape::box(impulse::vec3(0.025f));
+    pebble.mass = 0.1f;
+    pebble.position = state.range(0) == 0 ? impulse::vec3(30.0f, 50.0f, 30.0f) : impulse::vec3(0.0f, 3.0f, 0.0f);
+    pebble.angularVelocity = impulse::vec3(390.0f, 0.0f, 0.0f);
+    world.createBody(pebble);
+    int mostInExtraPasses = 0;
+    for (auto _ : state) {
+        world.step();
+        mostInExtraPasses = std::max(mostInExtraPasses, world.stats().bodiesInExtraPasses);
+    }
+    state.counters["most_bodies_in_extra_passes"] = mostInExtraPasses;
+}
+BENCHMARK(BM_Step_Pile1000_Spinner)
+    ->ArgName("where")
+    ->Arg(0)
+    ->Arg(1)
     ->Iterations(kMeasuredSteps)
     ->Unit(benchmark::kMillisecond);
 

@@ -57,6 +57,8 @@ constexpr const char* kUsage =
     "                 state of every body, energies, momenta, contact_points of the\n"
     "                 last step, max_speed (largest final body speed, m/s) and\n"
     "                 sleeping_bodies (asleep after the last step; 0 unless world.sleeping)\n"
+    "                 and spin_clamped (bodies whose spin a step clamped to the limit\n"
+    "                 on the speed of their farthest point, summed over the steps)\n"
     "  --threads T    threads sharing the solver's sweeps (1 <= T <= 64, default 1);\n"
     "                 results are bit-identical for every T\n"
     "  --help         show this text\n"
@@ -240,6 +242,7 @@ ordered_json summarise(const World& world, const std::vector<BodyId>& ids, long 
     summary["contact_points"] = world.stats().contactPoints;
     summary["max_speed"] = maxSpeed;
     summary["sleeping_bodies"] = world.stats().sleepingBodies;
+    summary["spin_clamped"] = world.spinClampCount();
     return summary;
 }
 

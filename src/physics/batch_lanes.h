@@ -132,8 +132,9 @@ struct BodyBlock {
 static_assert(offsetof(SolverBody, linearVelocity) == 0 && offsetof(SolverBody, angularVelocity) == 12 &&
                   offsetof(SolverBody, inverseMass) == 24 && offsetof(SolverBody, inverseInertia) == 28,
               "velocity block: v, w, 1/m, scalar I^-1");
-static_assert(offsetof(SolverBody, pushLinearVelocity) == 32 && offsetof(SolverBody, pushAngularVelocity) == 44,
-              "push block: v, w");
+static_assert(offsetof(SolverBody, pushLinearVelocity) == 32 && offsetof(SolverBody, pushAngularVelocity) == 44 &&
+                  offsetof(SolverBody, maxAngularSpeed) == 56 && offsetof(SolverBody, spinClamped) == 60,
+              "push block: v, w, spin limit, clamped flag");
 static_assert(offsetof(SolverBody, deltaPosition) == 64 && offsetof(SolverBody, orientation) == 76,
               "pose block: delta position, orientation x y z w");
 static_assert(sizeof(SolverBody) == 96, "three blocks of 8 floats");

@@ -187,7 +187,14 @@ Validation validateBodyDef(const BodyDef& def) {
     }
     if (orientationLength < 1e-6f) return fail("orientation", "must be a non-zero quaternion [w, x, y, z]");
     if (auto error = checkMagnitude("linear_velocity", def.linearVelocity, kMaxSpeed, " m/s")) return error;
-    if (auto error = checkMagnitude("angular_velocity", def.angularVelocity, kMaxAngularSpeed, " rad/s")) return error;
+    if (auto error = checkFinite("angular_velocity", def.angularVelocity)) return error;
+    const float spin = glm::length(def.angularVelocity);
+    if (spin > maxAngularSpeed(def.shape)) {
+        return fail("angular_velocity", "magnitude times the shape's bounding radius (its surface speed) must be <= " +
+                                            formatNumber(kMaxSurfaceSpeed) + " m/s: <= " +
+                                            formatNumber(maxAngularSpeed(def.shape)) + " rad/s for this shape (got " +
+                                            formatNumber(spin) + ")");
+    }
     if (auto error = checkRange("restitution", def.restitution, 0.0f, 1.0f, "")) return error;
     if (!isFinite(def.friction)) return fail("friction", "must be a finite number");
     if (def.friction < 0.0f) return fail("friction", "must be >= 0 (got " + formatNumber(def.friction) + ")");

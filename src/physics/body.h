@@ -81,6 +81,8 @@ struct alignas(64) Body {
     bool isStatic = false;
     bool asleep = false;                  ///< in a resting island: not stepped, velocities zero
     bool alive = false;                   ///< false for a free slot
+    /// The last step clamped its spin to maxAngularSpeed(shape) (counted in StepStats::spinClampedBodies).
+    bool spinClamped = false;
     vec3 position{0.0f};
     quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
     vec3 linearVelocity{0.0f};

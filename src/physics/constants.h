@@ -88,15 +88,26 @@ inline constexpr float kContactMatchDistance = 0.05f;
 inline constexpr float kManifoldReuseDistance = 0.001f;
 inline constexpr float kManifoldReuseCosHalfAngle = 0.99999048f;
 
-// Angular speed cap (rad/s): keeps a badly tuned inertia tensor from spinning a
-// body faster than collision detection can follow. A billiard ball rolling at
-// 8 m/s spins at 280 rad/s, so the cap sits above that.
-inline constexpr float kMaxAngularSpeed = 400.0f;
+// Spin limit, on the speed of the body's farthest point about its centre
+// (m/s): |w| times the shape's bounding radius (maxAngularSpeed(shape)). It
+// keeps a badly tuned inertia tensor from spinning a body up without end. A
+// limit of 400 rad/s whatever the size cut a 1 cm marble rolling at 5 m/s
+// (500 rad/s) down and broke its rolling; this one keeps 400 rad/s for a 1 m
+// box (bounding radius 0.87 m) and lets a smaller body spin faster in
+// proportion. The step clamps a spin beyond it and counts the bodies it
+// clamped (Body::spinClamped, StepStats::spinClampedBodies); a definition
+// beyond it is refused.
+inline constexpr float kMaxSurfaceSpeed = 350.0f;
 // Largest turn of any body within one collide-and-solve pass (rad): contacts
 // are found at the start of a pass, and a body turning further meets the
 // ground with corners they do not hold. A step with a faster spinner takes
 // more passes (World::step).
 inline constexpr float kMaxTurnPerPass = 0.5f;
+// A fast spinner's pass group (World::formPassGroups) is grown body by body,
+// each tested against every body, while the groups hold at most this many
+// bodies (1): 64 x 1,000 box tests cost less than a broadphase over the
+// world's reach, which finds larger groups.
+inline constexpr int kMaxGrownPassGroup = 64;
 // A body resting on one this many times lighter is held up by the light one
 // held still (Sweep::Support); below it sequential impulses converge well.
 inline constexpr float kSupportMassRatio = 10.0f;

@@ -66,6 +66,7 @@ void finishContacts(ContactSolverData& data, std::vector<ContactManifold>& manif
         body.angularVelocity = solverBody.angularVelocity;
         body.position += solverBody.deltaPosition;
         body.orientation = solverBody.orientation;
+        body.spinClamped = body.spinClamped || solverBody.spinClamped != 0.0f;
         body.updateWorldInertia();
     }
     reports.resize(manifolds.size());

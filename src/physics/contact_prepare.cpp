@@ -55,24 +55,28 @@ void computeSupportLevels(ContactSolverData& data, const std::vector<ContactMani
 }  // namespace
 
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     float restitutionThreshold, const vec3& gravity, float dt, ContactSolverData& data) {
+                     const std::vector<uint32_t>* passBodies, float restitutionThreshold, const vec3& gravity,
+                     float dt, ContactSolverData& data) {
     // Solver slots: 0 is shared by every static or sleeping body (zero inverse mass, at rest).
     data.bodies.assign(1, SolverBody{});
     data.bodyOfSlot.assign(1, 0);
     data.inverseInertia.assign(1, mat3(0.0f));
     data.slotOfBody.assign(bodies.size(), 0);
     data.gyroscopicSlots.clear();
-    for (size_t i = 0; i < bodies.size(); ++i) {
+    const size_t candidates = passBodies ? passBodies->size() : bodies.size();
+    for (size_t k = 0; k < candidates; ++k) {
+        const uint32_t i = passBodies ? (*passBodies)[k] : uint32_t(k);
         const Body& body = bodies[i];
         if (!body.isAlive() || !body.isSimulated()) continue;
         const uint32_t slot = static_cast<uint32_t>(data.bodies.size());
         data.slotOfBody[i] = slot;
-        data.bodyOfSlot.push_back(static_cast<uint32_t>(i));
+        data.bodyOfSlot.push_back(i);
         SolverBody solverBody;
         solverBody.linearVelocity = body.linearVelocity;
         solverBody.inverseMass = body.inverseMass;
         solverBody.angularVelocity = body.angularVelocity;
         solverBody.orientation = body.orientation;
+        solverBody.maxAngularSpeed = maxAngularSpeed(body.shape);
         if (body.hasIsotropicInertia()) solverBody.inverseInertia = body.inverseInertiaBody[0][0];
         data.bodies.push_back(solverBody);
         data.inverseInertia.push_back(body.inverseInertiaWorld);

@@ -9,12 +9,13 @@
 
 namespace impulse {
 
-/// Copies body velocities into solver slots and builds one constraint per
+/// Copies the velocities of the awake dynamic bodies among `passBodies`
+/// (ascending; null: all of them) into solver slots and builds one constraint per
 /// manifold (tangents, anchors), lists the impacts before the sub-steps
 /// (touching points approaching faster than the restitution threshold) in
 /// data.impactSeeds, and marks the points that may arrive faster than it
 /// during a pass of length dt.
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
-                     float restitutionThreshold, const vec3& gravity, float dt, ContactSolverData& data);
+                     const std::vector<uint32_t>* passBodies, float restitutionThreshold, const vec3& gravity, float dt, ContactSolverData& data);
 
 }  // namespace impulse

@@ -38,13 +38,16 @@ void integrateGyroscopicBody(SolverBody& solverBody, const Body& body, float h) 
     rotateRigidBody(solverBody.orientation, solverBody.angularVelocity, body.inertiaBody, h);
     solverBody.pushLinearVelocity = vec3(0.0f);
     solverBody.pushAngularVelocity = vec3(0.0f);
-    // After the turn: the L-preserving rotation recomputes w, which may exceed the cap.
+    // After the turn: the L-preserving rotation recomputes w, which may exceed the limit.
     const float spin = glm::length(solverBody.angularVelocity);
-    if (spin > kMaxAngularSpeed) solverBody.angularVelocity *= kMaxAngularSpeed / spin;
+    if (spin > solverBody.maxAngularSpeed) {
+        solverBody.angularVelocity *= solverBody.maxAngularSpeed / spin;
+        solverBody.spinClamped = 1.0f;
+    }
 }
 
 // The same for kSimdWidth isotropic bodies at once: first-order quaternion
-// step q + h/2 (0, w) q, renormalised, then the spin cap.
+// step q + h/2 (0, w) q, renormalised, then the spin limit.
 void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slots, float h) {
     BodyBlock velocity(bodies, slots, kVelocityBlock);
     BodyBlock push(bodies, slots, kPushBlock);
@@ -66,15 +69,17 @@ void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slot
     for (int k = 0; k < 4; ++k) q[k] = select(normal, next[k] * inverseLength, splat(k == 3 ? 1.0f : 0.0f));
     pose.columns[0] = moved.x, pose.columns[1] = moved.y, pose.columns[2] = moved.z;
     pose.store();
-    push.set(Vec3W{zero, zero, zero}, Vec3W{zero, zero, zero});
-    push.store();
     const Vec3W spin = velocity.second();
     const FloatW spinSquared = dot(spin, spin);
-    const FloatW cap = splat(kMaxAngularSpeed);
-    const FloatW capped = greater(spinSquared, cap * cap);
-    const FloatW scale = select(capped, cap / sqrt(max(spinSquared, splat(kMinDivisor))), splat(1.0f));
+    FloatW& limit = push.columns[6];  // SolverBody::maxAngularSpeed
+    FloatW& clamped = push.columns[7];  // SolverBody::spinClamped
+    const FloatW capped = greater(spinSquared, limit * limit);
+    const FloatW scale = select(capped, limit / sqrt(max(spinSquared, splat(kMinDivisor))), splat(1.0f));
     velocity.set(velocity.first(), scale * spin);
     velocity.store();
+    clamped = select(capped, splat(1.0f), clamped);
+    push.set(Vec3W{zero, zero, zero}, Vec3W{zero, zero, zero});
+    push.store();
 }
 
 }  // namespace

@@ -22,18 +22,11 @@ void World::updateSleep(float dt) {
     if (drag_.active) bodies_[drag_.body.index].restTime = 0.0f;
 
     // Islands: awake dynamic bodies joined by contacts (static bodies join nothing).
-    std::vector<uint32_t>& parent = in.islandParent;
-    parent.resize(slotCount);
-    for (uint32_t i = 0; i < slotCount; ++i) parent[i] = i;
-    const auto root = [&](uint32_t i) {
-        while (parent[i] != i) i = parent[i] = parent[parent[i]];
-        return i;
-    };
+    SlotSets& islands = in.islandSets;
+    islands.reset(slotCount);
+    const auto root = [&](uint32_t i) { return islands.root(i); };
     for (const ContactManifold& m : in.contacts.manifolds) {
-        if (!bodies_[m.a].isSimulated() || !bodies_[m.b].isSimulated()) continue;
-        const uint32_t ra = root(m.a), rb = root(m.b);
-        // The smaller index becomes the root: the island's name does not depend on contact order.
-        if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
+        if (bodies_[m.a].isSimulated() && bodies_[m.b].isSimulated()) islands.unite(m.a, m.b);
     }
     std::vector<float>& rest = in.islandRest;
     rest.assign(slotCount, std::numeric_limits<float>::infinity());

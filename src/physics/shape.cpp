@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "physics/constants.h"
+
 namespace impulse {
 
 mat3 shapeInertia(const Shape& shape, float mass) {
@@ -74,5 +76,7 @@ std::optional<ShapeRayHit> rayCastShape(const Shape& shape, const vec3& position
     localNormal[enterAxis] = d[enterAxis] > 0.0f ? -1.0f : 1.0f;
     return ShapeRayHit{enter, rotate(orientation, localNormal)};
 }
+
+float maxAngularSpeed(const Shape& shape) { return kMaxSurfaceSpeed / boundingRadius(shape); }
 
 }  // namespace impulse

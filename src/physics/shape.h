@@ -61,5 +61,7 @@ struct ShapeRayHit {
 /// turned by `orientation`; none when it misses or starts inside.
 std::optional<ShapeRayHit> rayCastShape(const Shape& shape, const vec3& position, const quat& orientation,
                                         const vec3& origin, const vec3& unitDirection);
+/// Fastest spin the shape may have (rad/s): kMaxSurfaceSpeed at its bounding radius.
+float maxAngularSpeed(const Shape& shape);
 
 }  // namespace impulse

@@ -54,8 +54,8 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
     const bool reverse = subStep % 2 == 1;
     switch (stage) {
         case SolverStage::PrepareContacts:
-            prepareContacts(pass.manifolds, pass.bodies, settings.restitutionThreshold, settings.gravity,
-                            pass.dt, data);
+            prepareContacts(pass.manifolds, pass.bodies, pass.passBodies, settings.restitutionThreshold,
+                            settings.gravity, pass.dt, data);
             break;
         case SolverStage::ImpactsBefore:
             resolveImpacts(data, pass.bodies, impactRules(pass, ImpactStage::BeforeSubSteps));

@@ -59,6 +59,9 @@ struct SolverPass {
     ThreadTeam& team;
     DragState* drag = nullptr;  ///< null while nothing is dragged
     DragSolver* dragSolver = nullptr;
+    /// The bodies this pass may move (ascending; World::step's pass group),
+    /// or null: every awake dynamic body.
+    const std::vector<uint32_t>* passBodies = nullptr;
 
     float subStepLength() const { return dt / float(settings.subSteps); }
 };

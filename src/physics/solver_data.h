@@ -18,7 +18,8 @@ namespace impulse {
 /// The state the sub-steps work on: velocities and the motion since the start
 /// of the step. Static bodies share slot 0, which has zero inverse mass and
 /// stays at rest. Three blocks of 8 floats, each loaded for a batch of
-/// contacts by one transpose: velocities, pseudo-velocities, pose.
+/// contacts by one transpose: velocities, pseudo-velocities (and the spin
+/// limit), pose.
 struct alignas(32) SolverBody {
     vec3 linearVelocity{0.0f};
     vec3 angularVelocity{0.0f};
@@ -28,7 +29,8 @@ struct alignas(32) SolverBody {
     float inverseInertia = 0.0f;
     vec3 pushLinearVelocity{0.0f};   ///< split-impulse pseudo-velocities, dropped after each sub-step
     vec3 pushAngularVelocity{0.0f};
-    float padding1[2] = {0.0f, 0.0f};
+    float maxAngularSpeed = 0.0f;    ///< rad/s, maxAngularSpeed(shape); 0 for the static slot
+    float spinClamped = 0.0f;        ///< 1 once a move of this pass clamped the spin to it
     vec3 deltaPosition{0.0f};                    ///< moved since the start of the step
     quat orientation{1.0f, 0.0f, 0.0f, 0.0f};    ///< now; stored x, y, z, w
     float padding2 = 0.0f;

@@ -32,6 +32,7 @@ World::World(const World& other)
       lastRecovery_(other.lastRecovery_),
       recoveryCount_(other.recoveryCount_),
       layoutRevision_(other.layoutRevision_),
+      spinClampCount_(other.spinClampCount_),
       internals_(std::make_unique<Internals>(*other.internals_)),
       team_(std::make_unique<ThreadTeam>(other.team_->size())) {}
 World& World::operator=(const World& other) {
@@ -211,14 +212,21 @@ void World::step(float dt) {
     Internals& in = *internals_;
     in.savedStates.resize(bodies_.size());
     for (size_t i = 0; i < bodies_.size(); ++i) {
-        const Body& body = bodies_[i];
+        Body& body = bodies_[i];
         in.savedStates[i] = {body.position, body.linearVelocity, body.angularVelocity, body.orientation};
+        body.spinClamped = false;
     }
     lastRecovery_.reset();
     in.stepImpacts.clear();
-    const int passes = passCount(dt);
-    const float passDt = dt / float(passes);
-    for (int i = 0; i < passes; ++i) runPass(passDt);
+    formPassGroups(dt);
+    stats_.candidatePairs = 0;
+    for (size_t group = 0; group < in.passGroupCount; ++group) runGroupPasses(group, dt);
+    stats_.manifolds = static_cast<int>(in.contacts.manifolds.size());
+    stats_.contactPoints = 0;
+    for (const ContactManifold& manifold : in.contacts.manifolds) stats_.contactPoints += manifold.pointCount;
+    stats_.spinClampedBodies = 0;
+    for (const Body& body : bodies_) stats_.spinClampedBodies += body.spinClamped;
+    spinClampCount_ += uint64_t(stats_.spinClampedBodies);
     if (const BodyId failed = firstNonFiniteBody()) {
         recoverFromNonFiniteState(failed);
     } else if (settings_.sleeping) {
@@ -237,17 +245,212 @@ void World::step(float dt) {
     ++stepCount_;
 }
 
-int World::passCount(float dt) const {
-    float fastestSpinSquared = 0.0f;
-    for (const Body& body : bodies_) {
-        if (body.isAlive() && body.isDynamic()) {
-            fastestSpinSquared = std::max(fastestSpinSquared, glm::dot(body.angularVelocity, body.angularVelocity));
+namespace {
+
+// Passes that keep a body spinning at `spin` (rad/s) within kMaxTurnPerPass a
+// pass over dt, at most kMaxPasses (a non-finite spin takes those too).
+int turnPasses(float spin, float dt) {
+    const float passes = std::ceil(spin * dt / kMaxTurnPerPass);
+    return passes < float(kMaxPasses) ? int(passes) : kMaxPasses;
+}
+
+}  // namespace
+
+void World::formPassGroups(float dt) {
+    // Contacts are found at the start of a pass, so a body turning more than
+    // kMaxTurnPerPass in one meets the ground with corners they do not hold
+    // (a box at 128 rad/s went 16 cm in). Its extra passes are paid by the
+    // bodies it may reach in the step, not by the world.
+    Internals& in = *internals_;
+    const size_t slotCount = bodies_.size();
+    in.passesNeeded.assign(slotCount, 0);
+    int mostNeeded = settings_.passes;
+    for (size_t i = 0; i < slotCount; ++i) {
+        const Body& body = bodies_[i];
+        if (!body.isAlive() || !body.isDynamic()) continue;
+        in.passesNeeded[i] = std::max(settings_.passes, turnPasses(glm::length(body.angularVelocity), dt));
+        mostNeeded = std::max(mostNeeded, in.passesNeeded[i]);
+    }
+    in.passGroupOf.assign(slotCount, 0);
+    if (in.passGroups.empty()) in.passGroups.resize(1);
+    PassGroup& base = in.passGroups[0];
+    base.passes = settings_.passes;
+    base.bodies.clear();
+    in.passGroupCount = 1;
+    stats_.mostPasses = mostNeeded;
+    stats_.bodiesInExtraPasses = 0;
+    if (mostNeeded == settings_.passes) {
+        // Nothing spins fast: the whole world takes the settings' passes.
+        for (uint32_t i = 0; i < slotCount; ++i) {
+            if (bodies_[i].isAlive()) base.bodies.push_back(i);
+        }
+        return;
+    }
+
+    findReach(dt);
+    SlotSets& sets = in.reachSets;
+    sets.reset(slotCount);
+    if (!joinFewReached()) joinAllReached();
+    // A group takes the passes of its fastest spinner; a root has the smallest
+    // index of its group, so one sweep up collects them.
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        const uint32_t root = sets.root(i);
+        in.passesNeeded[root] = std::max(in.passesNeeded[root], in.passesNeeded[i]);
+    }
+    // The groups that need more passes, one pass group per count, ascending
+    // after the base group (groups that need as many passes share them); the
+    // base group holds the other bodies and every static body.
+    std::vector<int> counts;
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        if (bodies_[i].isAlive() && bodies_[i].isDynamic()) counts.push_back(in.passesNeeded[sets.root(i)]);
+    }
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    if (counts.front() == settings_.passes) counts.erase(counts.begin());
+    in.passGroupCount = 1 + counts.size();
+    if (in.passGroups.size() < in.passGroupCount) in.passGroups.resize(in.passGroupCount);
+    for (size_t g = 1; g < in.passGroupCount; ++g) {
+        in.passGroups[g].passes = counts[g - 1];
+        in.passGroups[g].bodies.clear();
+    }
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        if (!bodies_[i].isAlive()) continue;
+        const int passes = bodies_[i].isDynamic() ? in.passesNeeded[sets.root(i)] : settings_.passes;
+        if (passes == settings_.passes) {
+            in.passGroups[0].bodies.push_back(i);
+            continue;
+        }
+        const uint32_t group = 1 + uint32_t(std::lower_bound(counts.begin(), counts.end(), passes) - counts.begin());
+        in.passGroupOf[i] = group;
+        in.passGroups[group].bodies.push_back(i);
+        ++stats_.bodiesInExtraPasses;
+    }
+    // Each extra group's collide sees the static bodies its bodies may reach.
+    for (const BodyPair& pair : in.reachPairs) {
+        const bool staticA = bodies_[pair.a].isStatic, staticB = bodies_[pair.b].isStatic;
+        if (staticA == staticB) continue;
+        const uint32_t group = in.passGroupOf[staticA ? pair.b : pair.a];
+        if (group > 0) in.passGroups[group].bodies.push_back(staticA ? pair.a : pair.b);
+    }
+    for (size_t g = 1; g < in.passGroupCount; ++g) {
+        std::vector<uint32_t>& bodies = in.passGroups[g].bodies;
+        std::sort(bodies.begin(), bodies.end());
+        bodies.erase(std::unique(bodies.begin(), bodies.end()), bodies.end());
+    }
+    // The base group's contacts stay in the world's list; the others' wait aside.
+    for (size_t g = 1; g < in.passGroupCount; ++g) {
+        Internals::moveContacts(in.contacts, in.passGroups[g].contacts, [&](const ContactManifold& m) {
+            return in.passGroupOf[bodies_[m.a].isDynamic() ? m.a : m.b] == g;
+        });
+    }
+}
+
+void World::findReach(float dt) {
+    // A body's AABB grown by how far its centre may move in the step (speed,
+    // and gravity's gain over it), how far its spin turns its farthest point,
+    // and the speculative reach; the dragged body's also holds the drag's
+    // target. Two bodies whose boxes do not overlap cannot meet in the step,
+    // unless an impulse of the step flings one beyond its box (then they meet
+    // in the next).
+    Internals& in = *internals_;
+    const size_t slotCount = bodies_.size();
+    const float gravityGain = glm::length(settings_.gravity) * dt;
+    in.aabbs.resize(slotCount);
+    in.present.assign(slotCount, 0);
+    in.isStatic.assign(slotCount, 0);
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        const Body& body = bodies_[i];
+        if (!body.isAlive()) continue;
+        in.present[i] = 1;
+        in.isStatic[i] = !body.isSimulated();
+        const float reach = kSpeculativeDistance + dt * (glm::length(body.linearVelocity) + gravityGain) +
+                            dt * glm::length(body.angularVelocity) * boundingRadius(body.shape);
+        Aabb& box = in.aabbs[i];
+        box = shapeAabb(body.shape, body.position, body.rotation, reach);
+        if (drag_.active && drag_.body.index == i) {
+            box.lower = glm::min(box.lower, drag_.target);
+            box.upper = glm::max(box.upper, drag_.target);
         }
     }
-    // At most kMaxTurnPerPass per pass for the fastest spinner, within the settings' limit.
-    const float turnPasses = std::ceil(std::sqrt(fastestSpinSquared) * dt / kMaxTurnPerPass);
-    if (!(turnPasses < float(kMaxPasses))) return kMaxPasses;
-    return std::max(settings_.passes, int(turnPasses));
+    in.reachPairs.clear();
+}
+
+bool World::joinFewReached() {
+    // From each fast spinner, the bodies whose reach overlaps that of one
+    // already joined, each tested against every body: cheap while the groups
+    // are small (a spinner in the air, on the ground, in a small heap).
+    Internals& in = *internals_;
+    const uint32_t slotCount = uint32_t(bodies_.size());
+    std::vector<uint32_t>& queue = in.reachQueue;
+    queue.clear();
+    std::vector<uint8_t>& joined = in.reachJoined;
+    joined.assign(slotCount, 0);
+    const auto join = [&](uint32_t from, uint32_t body) {
+        if (joined[body]) return;
+        joined[body] = 1;
+        in.reachSets.unite(from, body);
+        queue.push_back(body);
+    };
+    for (uint32_t spinner = 0; spinner < slotCount; ++spinner) {
+        if (joined[spinner] || in.passesNeeded[spinner] <= settings_.passes) continue;
+        join(spinner, spinner);
+        for (size_t next = queue.size() - 1; next < queue.size(); ++next) {
+            if (queue.size() > size_t(kMaxGrownPassGroup)) return false;
+            const uint32_t member = queue[next];
+            const Body& body = bodies_[member];
+            // A sleeping island wakes whole: who reaches one body reaches them all.
+            if (body.asleep) {
+                for (uint32_t other = 0; other < slotCount; ++other) {
+                    if (bodies_[other].isAlive() && bodies_[other].asleep && bodies_[other].island == body.island) {
+                        join(member, other);
+                    }
+                }
+            }
+            const Aabb& reach = in.aabbs[member];
+            for (uint32_t other = 0; other < slotCount; ++other) {
+                if (other == member || !in.present[other] || !reach.overlaps(in.aabbs[other])) continue;
+                if (bodies_[other].isStatic) {
+                    in.reachPairs.push_back(BodyPair{std::min(member, other), std::max(member, other)});
+                } else {
+                    join(member, other);
+                }
+            }
+        }
+    }
+    return true;
+}
+
+void World::joinAllReached() {
+    // Every pair of bodies that may meet, from a broadphase over the reach boxes.
+    Internals& in = *internals_;
+    const uint32_t slotCount = uint32_t(bodies_.size());
+    in.reachSets.reset(slotCount);
+    in.reachPairs.clear();
+    in.reachBroadPhase.findPairs(in.aabbs, in.present, in.isStatic, in.reachPairs);
+    for (const BodyPair& pair : in.reachPairs) {
+        if (bodies_[pair.a].isDynamic() && bodies_[pair.b].isDynamic()) in.reachSets.unite(pair.a, pair.b);
+    }
+    // A sleeping island wakes whole.
+    for (uint32_t i = 0; i < slotCount; ++i) {
+        if (bodies_[i].isAlive() && bodies_[i].asleep && bodies_[i].island < slotCount) {
+            in.reachSets.unite(i, bodies_[i].island);
+        }
+    }
+}
+
+void World::runGroupPasses(size_t group, float dt) {
+    Internals& in = *internals_;
+    PassGroup& passGroup = in.passGroups[group];
+    // Every dynamic body may spin fast: the base group then holds static bodies only.
+    const auto dynamic = [this](uint32_t i) { return bodies_[i].isDynamic(); };
+    if (std::none_of(passGroup.bodies.begin(), passGroup.bodies.end(), dynamic)) return;
+    if (group > 0) std::swap(in.contacts, passGroup.contacts);
+    const float passDt = dt / float(passGroup.passes);
+    for (int i = 0; i < passGroup.passes; ++i) runPass(passDt, group);
+    stats_.candidatePairs += static_cast<int>(in.pairs.size());
+    if (group == 0) return;
+    std::swap(in.contacts, passGroup.contacts);
+    Internals::moveContacts(passGroup.contacts, in.contacts, [](const ContactManifold&) { return true; });
 }
 
 void World::recoverFromNonFiniteState(BodyId failed) {
@@ -275,18 +478,16 @@ void World::recoverFromNonFiniteState(BodyId failed) {
     ++recoveryCount_;
 }
 
-void World::runPass(float dt) {
+void World::runPass(float dt, size_t group) {
     Internals& in = *internals_;
-    collide(dt);
-    std::vector<ContactManifold>& manifolds = in.contacts.manifolds;
-    SolverPass pass{settings_, dt, bodies_, manifolds, in.contacts.reports, in.solverData, *team_,
-                    drag_.active ? &drag_ : nullptr, &in.dragSolver};
+    PassGroup& passGroup = in.passGroups[group];
+    collide(dt, passGroup);
+    const bool dragged = drag_.active && in.passGroupOf[drag_.body.index] == group;
+    SolverPass pass{settings_,     dt,        bodies_,
+                    in.contacts.manifolds, in.contacts.reports, in.solverData,
+                    *team_,        dragged ? &drag_ : nullptr, &in.dragSolver,
+                    &passGroup.bodies};
     solvePass(pass);
-
-    stats_.candidatePairs = static_cast<int>(in.pairs.size());
-    stats_.manifolds = static_cast<int>(manifolds.size());
-    stats_.contactPoints = 0;
-    for (const ContactManifold& manifold : manifolds) stats_.contactPoints += manifold.pointCount;
     if (!in.solverData.impactMeasures.empty()) collectImpacts();
 }
 
@@ -315,7 +516,7 @@ void World::collectImpacts() {
     }
 }
 
-void World::collide(float dt) {
+void World::collide(float dt, PassGroup& group) {
     Internals& in = *internals_;
     // AABBs grow by the distance each body can travel this pass, so fast bodies
     // get speculative contacts instead of tunnelling.
@@ -324,10 +525,11 @@ void World::collide(float dt) {
     in.present.assign(slotCount, 0);
     in.isStatic.assign(slotCount, 0);
     in.spinReach.assign(slotCount, 0.0f);
-    for (size_t i = 0; i < slotCount; ++i) {
-        if (i + kPrefetchRecordsAhead < slotCount) prefetchBody(bodies_[i + kPrefetchRecordsAhead]);
+    const std::vector<uint32_t>& groupBodies = group.bodies;
+    for (size_t k = 0; k < groupBodies.size(); ++k) {
+        if (k + kPrefetchRecordsAhead < groupBodies.size()) prefetchBody(bodies_[groupBodies[k + kPrefetchRecordsAhead]]);
+        const uint32_t i = groupBodies[k];
         const Body& body = bodies_[i];
-        if (!body.isAlive()) continue;
         in.present[i] = 1;
         // Sleeping bodies stand still like static ones: no pairs among them.
         in.isStatic[i] = !body.isSimulated();
@@ -335,7 +537,7 @@ void World::collide(float dt) {
         const float sweep = dt * glm::length(body.linearVelocity) + in.spinReach[i];
         in.aabbs[i] = shapeAabb(body.shape, body.position, body.rotation, 0.5f * kSpeculativeDistance + sweep);
     }
-    in.broadPhase.findPairs(in.aabbs, in.present, in.isStatic, in.pairs);
+    group.broadPhase.findPairs(in.aabbs, in.present, in.isStatic, in.pairs);
 
     std::vector<ContactManifold>& manifolds = in.contacts.manifolds;
     std::swap(manifolds, in.previousManifolds);

@@ -19,6 +19,7 @@ class ThreadTeam;
 class WorldSnapshot;
 struct ContactManifold;
 struct ContactReport;
+struct PassGroup;
 
 /// Closest hit of a ray cast.
 struct RayHit {
@@ -91,6 +92,14 @@ struct StepStats {
     int sleepingBodies = 0;         ///< their contacts are kept, but neither solved nor counted above
     int sleepingContactPoints = 0;  ///< the points of those kept contacts
     int impacts = 0;  ///< points that had an impact (World::impacts lists them)
+    /// Collide-and-solve passes of the bodies that took the most (a fast
+    /// spinner's group; settings().passes when nothing spins fast).
+    int mostPasses = 0;
+    /// Dynamic bodies that took more passes than settings().passes: a fast
+    /// spinner and what it may reach in the step (World::step).
+    int bodiesInExtraPasses = 0;
+    /// Bodies whose spin the step clamped to maxAngularSpeed(shape) (Body::spinClamped).
+    int spinClampedBodies = 0;
 };
 
 /// Whether a snapshot keeps the last step's contact reports (World::snapshotAgainst).
@@ -133,7 +142,9 @@ public:
 
     /// Advances by settings().timestep.
     void step();
-    /// Advances by dt seconds (split into passCount(dt) passes).
+    /// Advances by dt seconds in collide-and-solve passes: settings().passes,
+    /// or more for a body turning fast and what it may reach in the step
+    /// (docs/physics.md, "Fast spin").
     void step(float dt);
 
     /// Closest body hit by the ray from `origin` along `direction` (need not be unit),
@@ -179,6 +190,8 @@ public:
     uint64_t recoveryCount() const { return recoveryCount_; }
     /// Number of steps taken since creation.
     uint64_t stepCount() const { return stepCount_; }
+    /// StepStats::spinClampedBodies summed over every step since creation.
+    uint64_t spinClampCount() const { return spinClampCount_; }
 
     /// The world as it is now, for restore() (world_snapshot.h). Shares the bodies'
     /// properties with `previous` when no edit changed them since it was taken.
@@ -202,14 +215,27 @@ private:
     /// A snapshot of everything but the bodies' motion and the contacts, sharing the
     /// bodies' properties with `previous` when no edit changed them since.
     WorldSnapshot snapshotWithoutState(const WorldSnapshot* previous) const;
-    /// One collide-and-solve pass of length dt: collide, then the solver's stages (solver.h).
-    void runPass(float dt);
-    /// Broadphase, narrowphase and manifold matching for a pass of length dt;
-    /// wakes the sleeping islands that awake bodies touch.
-    void collide(float dt);
-    /// Passes for a step of dt: settings().passes, or more so that no body
-    /// turns more than kMaxTurnPerPass in one (up to kMaxPasses).
-    int passCount(float dt) const;
+    /// Splits the bodies into the step's pass groups (Internals::passGroups):
+    /// each takes as many passes as keep its bodies' turn within
+    /// kMaxTurnPerPass per pass (at least settings().passes, at most
+    /// kMaxPasses), and a group holds what its spinners may reach in dt.
+    void formPassGroups(float dt);
+    /// Internals::aabbs: each body's reach over a step of dt (present, isStatic alike).
+    void findReach(float dt);
+    /// Joins (Internals::reachSets) each fast spinner with what it may reach,
+    /// transitively, by testing each joined body against all; notes the static
+    /// bodies reached in Internals::reachPairs. False once the groups grow
+    /// beyond kMaxGrownPassGroup bodies (then joinAllReached does it).
+    bool joinFewReached();
+    /// Joins all bodies that may meet, through a broadphase over the reach boxes.
+    void joinAllReached();
+    /// A group's passes over dt; its contacts are in Internals::contacts meanwhile.
+    void runGroupPasses(size_t group, float dt);
+    /// One collide-and-solve pass of length dt of a group: collide, then the solver's stages (solver.h).
+    void runPass(float dt, size_t group);
+    /// Broadphase, narrowphase and manifold matching of a group's bodies for a
+    /// pass of length dt; wakes the sleeping islands that awake bodies touch.
+    void collide(float dt, PassGroup& group);
     void recoverFromNonFiniteState(BodyId failed);
     /// After a step: rest times, islands, and the islands that rested long enough put to sleep.
     void updateSleep(float dt);
@@ -237,6 +263,7 @@ private:
     // Names the bodies' properties as they are (a new value at every edit of them,
     // unique in the process): snapshots with the same one share them.
     uint64_t layoutRevision_;
+    uint64_t spinClampCount_ = 0;
     std::unique_ptr<Internals> internals_;  // broadphase, manifolds, solver scratch
     std::unique_ptr<ThreadTeam> team_;      // runs the sub-steps' sweeps
 };

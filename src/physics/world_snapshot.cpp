@@ -67,7 +67,7 @@ void motionOf(const std::vector<Body>& bodies, std::vector<BodyMotion>& motion) 
     for (const Body& body : bodies) {
         motion.push_back(BodyMotion{body.position, body.orientation, body.linearVelocity, body.angularVelocity,
                                     body.rotation, body.inverseInertiaWorld, body.restTime, body.island,
-                                    body.asleep});
+                                    body.asleep, body.spinClamped});
     }
 }
 
@@ -122,6 +122,7 @@ WorldSnapshot World::snapshotWithoutState(const WorldSnapshot* previous) const {
     out.lastRecovery_ = lastRecovery_;
     out.recoveryCount_ = recoveryCount_;
     out.impacts_ = internals_->stepImpacts;
+    out.spinClampCount_ = spinClampCount_;
     return out;
 }
 
@@ -165,6 +166,7 @@ void World::restore(const WorldSnapshot& snapshot) {
         body.restTime = state.restTime;
         body.island = state.island;
         body.asleep = state.asleep;
+        body.spinClamped = state.spinClamped;
     }
     settings_ = snapshot.settings_;
     drag_ = snapshot.drag_;
@@ -173,9 +175,11 @@ void World::restore(const WorldSnapshot& snapshot) {
     lastRecovery_ = snapshot.lastRecovery_;
     recoveryCount_ = snapshot.recoveryCount_;
     in.stepImpacts = snapshot.impacts_;
-    // The broadphase keeps the pairs of the bodies at its last call. Its answer does
+    spinClampCount_ = snapshot.spinClampCount_;
+    // The broadphases keep the pairs of the bodies at their last call. Their answers do
     // not depend on them (broad_phase.h); starting fresh keeps determinism from resting on that.
-    in.broadPhase = BroadPhase{};
+    for (PassGroup& group : in.passGroups) group.broadPhase = BroadPhase{};
+    in.reachBroadPhase = BroadPhase{};
 }
 
 }  // namespace impulse

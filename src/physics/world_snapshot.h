@@ -35,6 +35,7 @@ struct BodyMotion {
     float restTime = 0.0f;
     uint32_t island = 0;
     bool asleep = false;
+    bool spinClamped = false;
 };
 
 class WorldSnapshot {
@@ -75,6 +76,7 @@ private:
     uint64_t stepCount_ = 0;
     std::optional<StepRecovery> lastRecovery_;
     uint64_t recoveryCount_ = 0;
+    uint64_t spinClampCount_ = 0;
     std::vector<ContactManifold> contacts_, sleepingContacts_;
     std::vector<ContactReport> reports_, sleepingReports_;
     std::vector<ContactPointInfo> impacts_;  ///< World::impacts() of the last step

@@ -1,5 +1,7 @@
 #include "ui/panels.h"
 
+#include "physics/constants.h"
+
 #include "ui/pair_coefficients.h"
 #include "ui/plot.h"
 
@@ -824,6 +826,22 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
         ImGui::Text("bodies %d  pairs %d", world.bodyCount(), st.candidatePairs);
     }
     ImGui::Text("manifolds %d  contact points %d", st.manifolds, st.contactPoints);
+    if (st.bodiesInExtraPasses > 0) {
+        ImGui::Text("fast spin: %d bodies take %d passes", st.bodiesInExtraPasses, st.mostPasses);
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("A body turning more than 0.5 rad a pass, and what it may reach in the step,\n"
+                              "take more collide-and-solve passes than the world's (docs/physics.md, Fast spin).");
+        }
+    }
+    if (world.spinClampCount() > 0) {
+        ImGui::TextColored(kNoticeColor, "spin clamped: %d bodies this step, %llu in all", st.spinClampedBodies,
+                           static_cast<unsigned long long>(world.spinClampCount()));
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("A body's spin is held to %.0f m/s at its farthest point from its centre;\n"
+                              "'in all' counts the bodies clamped, step by step, since the scene started.",
+                              static_cast<double>(kMaxSurfaceSpeed));
+        }
+    }
     if (st.sleepingContactPoints > 0) {
         // The Contact inspector lists these too: say why they are not counted above.
         ImGui::Text("kept asleep, unsolved: %d contact points", st.sleepingContactPoints);

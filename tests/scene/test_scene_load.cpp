@@ -388,6 +388,26 @@ TEST(SceneLoad, BadInputIsRejectedWithPathAndRule) {
     }
 }
 
+// The spin limit is on the surface speed (kMaxSurfaceSpeed at the bounding
+// radius), not on rad/s: a 1 cm marble rolling at 5 m/s spins at 500 rad/s and
+// loads; a 1 m box (0.87 m to its corners, at most 404.1 rad/s) at 410 rad/s is
+// refused with the rule and the limit for its shape.
+TEST(SceneLoad, SpinLimitScalesWithTheBody) {
+    const Scene marble = expectScene(parseScene(
+        oneBody(R"("shape": {"type": "sphere", "radius": 0.01}, "position": [0, 0.01, 0], "mass": 0.01,)"
+                R"( "linear_velocity": [5, 0, 0], "angular_velocity": [0, 0, -500])")));
+    ASSERT_EQ(marble.bodies.size(), 1u);
+    EXPECT_EQ(marble.bodies[0].angularVelocity.z, -500.0f);
+    const SceneResult box = parseScene(boxWith(R"("angular_velocity": [0, 410, 0])"), "spin.json");
+    const auto* error = std::get_if<SceneError>(&box);
+    ASSERT_NE(error, nullptr);
+    EXPECT_EQ(error->path, "bodies[0].angular_velocity");
+    EXPECT_NE(error->rule.find("surface speed) must be <= 350 m/s: <= 404.145 rad/s for this shape (got 410)"),
+              std::string::npos)
+        << error->message();
+    EXPECT_TRUE(std::holds_alternative<Scene>(parseScene(boxWith(R"("angular_velocity": [0, 400, 0])"))));
+}
+
 TEST(SceneLoad, BodyCountLimit) {
     std::string text = R"({"version": 1, "bodies": [)";
     for (std::size_t i = 0; i <= kMaxBodies; ++i) text += i == 0 ? "{}" : ",{}";
