@@ -77,6 +77,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         solverBody.angularVelocity = body.angularVelocity;
         solverBody.orientation = body.orientation;
         solverBody.maxAngularSpeed = maxAngularSpeed(body.shape);
+        solverBody.turnsCorners = turnsCorners(body.shape) ? 1.0f : 0.0f;
         if (body.hasIsotropicInertia()) solverBody.inverseInertia = body.inverseInertiaBody[0][0];
         data.bodies.push_back(solverBody);
         data.inverseInertia.push_back(body.inverseInertiaWorld);

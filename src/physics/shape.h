@@ -61,6 +61,9 @@ struct ShapeRayHit {
 /// turned by `orientation`; none when it misses or starts inside.
 std::optional<ShapeRayHit> rayCastShape(const Shape& shape, const vec3& position, const quat& orientation,
                                         const vec3& origin, const vec3& unitDirection);
+/// Whether turning the shape brings other parts of it to its contacts (a box's
+/// corners); a sphere's contacts do not depend on its turn.
+inline bool turnsCorners(const Shape& shape) { return shape.type == ShapeType::Box; }
 /// Fastest spin the shape may have (rad/s): kMaxSurfaceSpeed at its bounding radius.
 float maxAngularSpeed(const Shape& shape);
 

@@ -9,6 +9,7 @@
 #include "physics/position_correction.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace impulse {
 namespace {
@@ -56,6 +57,7 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
         case SolverStage::PrepareContacts:
             prepareContacts(pass.manifolds, pass.bodies, pass.passBodies, settings.restitutionThreshold,
                             settings.gravity, pass.dt, data);
+            data.fastestSpinSquared.assign(size_t(pass.team.size()), 0.0f);
             break;
         case SolverStage::ImpactsBefore:
             resolveImpacts(data, pass.bodies, impactRules(pass, ImpactStage::BeforeSubSteps));
@@ -106,9 +108,24 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
 
 void solvePass(SolverPass& pass) {
     for (SolverStage stage : kStagesBeforeSubSteps) runStage(pass, stage);
-    pass.team.run([&pass](int member) {
+    const std::vector<float>& fastest = pass.data.fastestSpinSquared;
+    pass.subStepsRun = pass.settings.subSteps;
+    pass.team.run([&pass, &fastest](int member) {
+        // The pass's contacts hold the corners near them when it began: a body
+        // that gains spin within the pass (a corner caught at speed) brings
+        // others round that they do not hold. Every member sums the same
+        // bound on the turn (the sub-steps' fastest spins, a max over all
+        // bodies whatever the share) and stops at the same sub-step.
+        float turned = 0.0f;  // rad, at least what any body turned since the contacts were found
         for (int subStep = 0; subStep < pass.settings.subSteps; ++subStep) {
             for (SolverStage stage : kSubStepStages) runStage(pass, stage, member, subStep);
+            if (!pass.mayEndEarly || subStep + 1 == pass.settings.subSteps) continue;
+            // Read after IntegratePositions' barrier; rewritten only after the next sub-step's first.
+            turned += pass.subStepLength() * std::sqrt(*std::max_element(fastest.begin(), fastest.end()));
+            if (turned > kMaxTurnPerPass) {
+                if (member == 0) pass.subStepsRun = subStep + 1;
+                break;
+            }
         }
     });
     for (SolverStage stage : kStagesAfterSubSteps) runStage(pass, stage);

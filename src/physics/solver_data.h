@@ -33,7 +33,9 @@ struct alignas(32) SolverBody {
     float spinClamped = 0.0f;        ///< 1 once a move of this pass clamped the spin to it
     vec3 deltaPosition{0.0f};                    ///< moved since the start of the step
     quat orientation{1.0f, 0.0f, 0.0f, 0.0f};    ///< now; stored x, y, z, w
-    float padding2 = 0.0f;
+    /// 1 for a body whose turn brings new corners to its contacts (a box), 0 for a
+    /// sphere and the static slot: what a pass that ends early watches (solvePass).
+    float turnsCorners = 0.0f;
 };
 
 /// Jacobian pieces of one direction d at one point: the velocity along d is
@@ -191,6 +193,9 @@ struct ContactSolverData {
     std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
     std::vector<uint32_t> colourStarts;     ///< first batch of each colour, then batches.size()
     size_t overflowFrom = ~size_t(0);       ///< index into colourStarts of the overflow group, if any
+    /// Per team member: the fastest |w|^2 (rad^2/s^2) of a body it moved in the
+    /// last sub-step (integrateSolverPositions; solvePass ends a pass early on it).
+    std::vector<float> fastestSpinSquared;
     float deepestSeparation = 0.0f;         ///< most negative point separation after the sub-steps (<= 0)
     bool supportsHeavy = false;             ///< some constraint has supportA or supportB
     std::vector<uint32_t> supportLevel;      ///< per slot: steps of touching contacts down to a static body

@@ -254,6 +254,9 @@ int turnPasses(float spin, float dt) {
     return passes < float(kMaxPasses) ? int(passes) : kMaxPasses;
 }
 
+// The spin that brings new corners to a body's contacts (rad/s): none for a sphere.
+float cornerSpin(const Body& body) { return turnsCorners(body.shape) ? glm::length(body.angularVelocity) : 0.0f; }
+
 }  // namespace
 
 void World::formPassGroups(float dt) {
@@ -268,7 +271,7 @@ void World::formPassGroups(float dt) {
     for (size_t i = 0; i < slotCount; ++i) {
         const Body& body = bodies_[i];
         if (!body.isAlive() || !body.isDynamic()) continue;
-        in.passesNeeded[i] = std::max(settings_.passes, turnPasses(glm::length(body.angularVelocity), dt));
+        in.passesNeeded[i] = std::max(settings_.passes, turnPasses(cornerSpin(body), dt));
         mostNeeded = std::max(mostNeeded, in.passesNeeded[i]);
     }
     in.passGroupOf.assign(slotCount, 0);
@@ -323,7 +326,6 @@ void World::formPassGroups(float dt) {
         const uint32_t group = 1 + uint32_t(std::lower_bound(counts.begin(), counts.end(), passes) - counts.begin());
         in.passGroupOf[i] = group;
         in.passGroups[group].bodies.push_back(i);
-        ++stats_.bodiesInExtraPasses;
     }
     // Each extra group's collide sees the static bodies its bodies may reach.
     for (const BodyPair& pair : in.reachPairs) {
@@ -445,8 +447,29 @@ void World::runGroupPasses(size_t group, float dt) {
     const auto dynamic = [this](uint32_t i) { return bodies_[i].isDynamic(); };
     if (std::none_of(passGroup.bodies.begin(), passGroup.bodies.end(), dynamic)) return;
     if (group > 0) std::swap(in.contacts, passGroup.contacts);
-    const float passDt = dt / float(passGroup.passes);
-    for (int i = 0; i < passGroup.passes; ++i) runPass(passDt, group);
+    // A pass that ends early (a body gained spin in it) leaves the rest of
+    // the step to as many passes as keep the spin now within kMaxTurnPerPass a
+    // pass, all of them within kMaxPasses. Where no pass ends early the
+    // passes are those planned, of the same length.
+    int passesLeft = passGroup.passes, passesRun = 0;
+    float passDt = dt / float(passGroup.passes);
+    while (passesLeft > 0) {
+        const int subStepsRun = runPass(passDt, group, passesRun + passesLeft < kMaxPasses);
+        ++passesRun;
+        if (subStepsRun == settings_.subSteps) {
+            --passesLeft;
+            continue;
+        }
+        const float rest = passDt * (float(passesLeft) - float(subStepsRun) / float(settings_.subSteps));
+        float fastest = 0.0f;
+        for (uint32_t i : passGroup.bodies) fastest = std::max(fastest, cornerSpin(bodies_[i]));
+        passesLeft = std::min(kMaxPasses - passesRun, std::max(passesLeft, turnPasses(fastest, rest)));
+        passDt = rest / float(passesLeft);
+    }
+    stats_.mostPasses = std::max(stats_.mostPasses, passesRun);
+    if (passesRun > settings_.passes) {
+        for (uint32_t i : passGroup.bodies) stats_.bodiesInExtraPasses += bodies_[i].isDynamic();
+    }
     stats_.candidatePairs += static_cast<int>(in.pairs.size());
     if (group == 0) return;
     std::swap(in.contacts, passGroup.contacts);
@@ -478,7 +501,7 @@ void World::recoverFromNonFiniteState(BodyId failed) {
     ++recoveryCount_;
 }
 
-void World::runPass(float dt, size_t group) {
+int World::runPass(float dt, size_t group, bool mayEndEarly) {
     Internals& in = *internals_;
     PassGroup& passGroup = in.passGroups[group];
     collide(dt, passGroup);
@@ -487,8 +510,10 @@ void World::runPass(float dt, size_t group) {
                     in.contacts.manifolds, in.contacts.reports, in.solverData,
                     *team_,        dragged ? &drag_ : nullptr, &in.dragSolver,
                     &passGroup.bodies};
+    pass.mayEndEarly = mayEndEarly;
     solvePass(pass);
     if (!in.solverData.impactMeasures.empty()) collectImpacts();
+    return pass.subStepsRun;
 }
 
 void World::collectImpacts() {

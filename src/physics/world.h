@@ -93,10 +93,12 @@ struct StepStats {
     int sleepingContactPoints = 0;  ///< the points of those kept contacts
     int impacts = 0;  ///< points that had an impact (World::impacts lists them)
     /// Collide-and-solve passes of the bodies that took the most (a fast
-    /// spinner's group; settings().passes when nothing spins fast).
+    /// spinner's group, or one whose pass ended early as a body gained spin;
+    /// settings().passes when nothing spins fast).
     int mostPasses = 0;
     /// Dynamic bodies that took more passes than settings().passes: a fast
-    /// spinner and what it may reach in the step (World::step).
+    /// spinner and what it may reach in the step, or the group of a pass that
+    /// ended early (World::step).
     int bodiesInExtraPasses = 0;
     /// Bodies whose spin the step clamped to maxAngularSpeed(shape) (Body::spinClamped).
     int spinClampedBodies = 0;
@@ -231,8 +233,10 @@ private:
     void joinAllReached();
     /// A group's passes over dt; its contacts are in Internals::contacts meanwhile.
     void runGroupPasses(size_t group, float dt);
-    /// One collide-and-solve pass of length dt of a group: collide, then the solver's stages (solver.h).
-    void runPass(float dt, size_t group);
+    /// One collide-and-solve pass of length dt of a group: collide, then the
+    /// solver's stages (solver.h). Returns the sub-steps it ran: fewer than
+    /// settings().subSteps when `mayEndEarly` and a body turned too far in it.
+    int runPass(float dt, size_t group, bool mayEndEarly);
     /// Broadphase, narrowphase and manifold matching of a group's bodies for a
     /// pass of length dt; wakes the sleeping islands that awake bodies touch.
     void collide(float dt, PassGroup& group);
