@@ -518,18 +518,17 @@ int App::run() {
         autosaveIfDue();  // before the steps start: the capture reads the experiment
         screenshotRequested |= requests.screenshot;
 
-        // The frame shows the world as the last frame's steps left it; this frame's
-        // steps run on physicsJob_ while it is drawn, so nothing below reads the world
-        // until the job is waited for. (One frame later on screen than stepping first.)
-        const Uint64 t0 = SDL_GetPerformanceCounter();
+        // The world steps here, on this thread, before the frame is drawn: the view shows
+        // where this frame's steps left it (the panels above were drawn before them). No
+        // other thread ever reaches the experiment (docs/app.md, "Threads").
         // Paused, nothing is recorded: a video frame is always 1/60 s of simulated time.
         videoFrame_ = video_.recording() && !sim_.paused;
+        times.physics = simulate(frameSeconds);
+        const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha =
             sim_.paused ? 1.0f : static_cast<float>(videoFrame_ ? videoClock_.alpha() : clock_.alpha());
         frame_.build(experiment_.world(), experiment_.ghostWorld(), experiment_.selected(), input_.hover(), alpha, view_,
                      panels_.pickedContact(), input_.preview());
-        const bool physicsOnJob = physicsPlacement_.onBackground();
-        if (physicsOnJob) physicsJob_.start([this, frameSeconds] { physicsMs_ = simulate(frameSeconds); });
         const ShadowCut cut = autoShadows_.cut(view_.shadows, frame_.tier());
         const bool timerQueries = frame_.tier().timerQueries;
         const Uint64 renderStart = SDL_GetPerformanceCounter();
@@ -567,15 +566,6 @@ int App::run() {
             t2 = SDL_GetPerformanceCounter();
             times.render3d = msBetween(renderStart, t1);
         }
-        if (physicsOnJob) {
-            physicsJob_.wait();
-        } else {
-            physicsMs_ = simulate(frameSeconds);
-        }
-        const Uint64 physicsDone = SDL_GetPerformanceCounter();
-        times.physics = physicsMs_;
-        physicsPlacement_.record(physicsJob_.lastWaitMs(), physicsJob_.lastWaitCpuMs(), physicsMs_);
-        frameInfo_.physicsOnMainThread = !physicsOnJob;
 
         ++frame;
         const bool lastFrame = options_.frames >= 0 && frame >= options_.frames;
@@ -595,8 +585,7 @@ int App::run() {
         times.render = msBetween(t0, t1);
         times.uiDraw = msBetween(t1, t2);
         times.ui = msBetween(uiStart, uiEnd) + times.uiDraw;
-        times.physicsWait = msBetween(t2, physicsDone);
-        times.present = msBetween(physicsDone, t3);
+        times.present = msBetween(t2, t3);
         times.busy = msBetween(start, t3);
         times.shadowCut = cut;  // what this frame was drawn with
         showTimes(times);
@@ -677,7 +666,6 @@ void App::showTimes(const FrameTimes& t) {
     const auto smooth = [](float& shown, double ms) { shown = static_cast<float>(0.9 * shown + 0.1 * ms); };
     smooth(frameInfo_.frameMs, t.frame);
     smooth(frameInfo_.physicsMs, t.physics);
-    smooth(frameInfo_.physicsWaitMs, t.physicsWait);
     smooth(frameInfo_.renderMs, t.render);
     if (t.render3d >= 0.0) smooth(frameInfo_.render3dMs, t.render3d);
     if (t.uiGl >= 0.0) smooth(frameInfo_.uiGlMs, t.uiGl);
@@ -695,9 +683,9 @@ void App::printProfile(const std::vector<FrameTimes>& history, size_t warmUpFram
         return v[v.size() / 2];
     };
     std::printf("profile: %zu frames (first %zu left out), median ms: frame %.2f busy %.2f | physics %.2f "
-                "(waited %.2f) render %.2f UI %.2f (drawing %.2f) swap %.2f\n",
+                "render %.2f UI %.2f (drawing %.2f) swap %.2f\n",
                 history.size() - warmUpFrames, warmUpFrames, median(&FrameTimes::frame),
-                median(&FrameTimes::busy), median(&FrameTimes::physics), median(&FrameTimes::physicsWait),
+                median(&FrameTimes::busy), median(&FrameTimes::physics),
                 median(&FrameTimes::render), median(&FrameTimes::ui), median(&FrameTimes::uiDraw),
                 median(&FrameTimes::present));
     std::vector<double> passes;

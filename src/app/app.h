@@ -1,15 +1,14 @@
 // The desktop app: the SDL window and GL context, Dear ImGui, and the
 // fixed-timestep loop that ties the parts together each frame: events to the
 // input, the panels (editing the experiment through ExperimentEdits), the
-// requests of keys and buttons, the steps (on a thread of their own while the
-// frame is drawn), the frame's drawing, timings and the render tier.
+// requests of keys and buttons, the steps, the frame's drawing, timings and the
+// render tier, all on the one thread.
 //
 // Where a feature goes: a change to the world is an experiment command
 // (experiment.h); mouse and view keys are input.h; what the 3D view draws is
 // frame.h; a panel is ui/panels.h; the loop and app-wide keys are here.
 #pragma once
 
-#include "app/background_job.h"
 #include "app/experiment.h"
 #include "app/experiment_edits.h"
 #include "app/frame.h"
@@ -187,9 +186,6 @@ private:
     HoldRepeat stepBackRepeat_, stepForwardRepeat_;
     int stepsForward_ = 0;   // asked of simulate() by the step key or button (paused)
     uint64_t branchesSeen_ = 0;  // Experiment::branchCount() when last said
-
-    double physicsMs_ = 0.0;  // written by physicsJob_: simulate()'s time
-    JobPlacement physicsPlacement_;  // on physicsJob_, or on this thread while that one is starved
     // Autosave (recovery.h): this process's recovery file; null when off.
     std::unique_ptr<RecoveryWriter> autosave_;
     double autosaveSeconds_ = 5.0;         // the interval (IMPULSE_AUTOSAVE_SECONDS)
@@ -199,10 +195,6 @@ private:
     std::vector<double> autosaveCaptureMs_;  // the frame's part of each autosave (IMPULSE_PROFILE)
     std::string offeredPath_;              // the recovery file offered at the start
     std::optional<Recovery> offered_;
-
-    // Steps the world while the main thread draws; last, so that it stops first, before
-    // any member its job uses (should the frame throw while it runs).
-    BackgroundJob physicsJob_;
 };
 
 }  // namespace impulse::app

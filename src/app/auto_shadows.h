@@ -136,8 +136,7 @@ enum class ShadowCut { none, onBodies, all };
 struct FrameTimes {
     double frame = 0.0;    ///< since the previous frame's start
     double busy = 0.0;     ///< work of this frame, without the wait for the 60 Hz cap
-    double physics = 0.0;  ///< every step of the frame, on a thread of their own
-    double physicsWait = 0.0;  ///< how long the main thread waited for them after its GL work
+    double physics = 0.0;  ///< every step of the frame (before the draw lists, on the main thread)
     /// The 3D pass's GL work: on the software tier from its start until a fence after it
     /// signals (the rasteriser's time); on the standard tier a GL timer query's, a frame
     /// or two late. Negative: not known yet.

@@ -790,20 +790,7 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
                               "GL_RENDERER (llvmpipe, softpipe, SwiftShader: software; else standard).");
         }
     }
-    ImGui::Text("physics %.1f ms (x%d), waited %.1f", static_cast<double>(frame.physicsMs), frame.stepsThisFrame,
-                static_cast<double>(frame.physicsWaitMs));
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("The steps run on a thread of their own while the frame is drawn;\n"
-                          "'waited' is what the frame still waited for them after its GL work.");
-    }
-    if (frame.physicsOnMainThread) {
-        ImGui::TextColored(kNoticeColor, "steps on the main thread");
-        if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip("Another busy process in this terminal session (or the host) left the steps'\n"
-                              "own thread (at the lowest priority) next to no CPU: for up to 10 s the\n"
-                              "steps run after the GL work instead, then their thread is tried again.");
-        }
-    }
+    ImGui::Text("physics %.1f ms (x%d)", static_cast<double>(frame.physicsMs), frame.stepsThisFrame);
     if (!frame.shadows.empty()) {
         if (frame.shadowsCut) {
             ImGui::TextColored(kNoticeColor, "%s", frame.shadows.c_str());

@@ -75,15 +75,12 @@ struct PanelRequests {
 /// for the GL work of the 3D pass (a fence) and of the panels (glFinish), so render and
 /// UI include the rasteriser's time, not just the CPU's time to submit the draws. The
 /// panels are submitted while the 3D pass rasterises: that part counts as render. The
-/// world steps on a thread of its own meanwhile; what the frame waited for it after its
-/// GL work is physicsWaitMs.
+/// world steps before the frame is drawn, on the same thread.
 struct FrameInfo {
     float frameMs = 0.0f;    ///< wall time from one frame's start to the next (includes the 60 Hz cap)
     float stepMs = 0.0f;     ///< mean wall time of one World::step this frame
     int stepsThisFrame = 0;
-    float physicsMs = 0.0f;  ///< all World::step calls of the frame (on a thread of their own)
-    float physicsWaitMs = 0.0f;  ///< the part of physicsMs the frame waited for after its GL work
-    bool physicsOnMainThread = false;  ///< the steps' own thread was starved: they ran after the GL work
+    float physicsMs = 0.0f;  ///< all World::step calls of the frame
     float renderMs = 0.0f;   ///< draw lists + 3D pass (software tier: until the GL work is done)
     float render3dMs = 0.0f;  ///< the 3D pass's GL work (FrameTimes::render3d)
     float uiGlMs = 0.0f;      ///< the panels' GL work by a timer query (standard tier)

@@ -1,6 +1,5 @@
 // The app's window-free parts: command line, step clock, camera math, preset listing,
-// where the steps run, what Auto cuts of the shadows.
-#include "app/background_job.h"
+// what Auto cuts of the shadows.
 #include "app/auto_shadows.h"
 #include "app/options.h"
 #include "app/paths.h"
@@ -16,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include <time.h>
 #include <unistd.h>
 
 using namespace impulse;
@@ -49,42 +47,6 @@ TEST(Options, RejectsBadArguments) {
     EXPECT_NE(parse({"--bogus"}), "");
     EXPECT_NE(parse({"a.json", "b.json"}), "");
     EXPECT_EQ(parse({}), "");
-}
-
-// The steps leave their thread only when a frame waited for them while they got
-// less than half of that wait on a CPU (starved), not when they were merely long.
-TEST(JobPlacement, MovesAStarvedJobToTheCallerForAWhile) {
-    app::JobPlacement placement;
-    for (int frame = 0; frame < 1000; ++frame) {
-        placement.record(0.0, 0.0, 0.0);    // done before the GL work: no wait
-        placement.record(30.0, 29.8, 0.0);  // long steps, on a CPU all along
-        placement.record(3.0, 1.53, 0.0);   // a little short of the CPU: share 0.51
-        placement.record(1.9, 0.0, 0.0);    // starved, but hardly waited for
-    }
-    EXPECT_TRUE(placement.onBackground());
-
-    // 2% of the wait on a CPU: 245 ms lost, so the caller takes on 980 ms of 1 ms jobs,
-    // more than the longest stay.
-    placement.record(250.0, 5.0, 0.0);
-    for (int frame = 0; frame < app::JobPlacement::kMaxFramesOnCaller; ++frame) {
-        ASSERT_FALSE(placement.onBackground()) << "frame " << frame;
-        placement.record(0.0, 0.0, 1.0);
-    }
-    EXPECT_TRUE(placement.onBackground()) << "tried on its thread again";
-}
-
-// A hiccup of the host that cost 10 ms: the caller runs 4 ms steps for as long as 4 such
-// losses (10 frames), but at least half a second.
-TEST(JobPlacement, AShortStarvationKeepsTheJobOnTheCallerBriefly) {
-    app::JobPlacement placement;
-    placement.record(13.0, 3.0, 0.0);
-    int frames = 0;
-    for (; !placement.onBackground() && frames < 1000; ++frames) placement.record(0.0, 0.0, 4.0);
-    EXPECT_EQ(frames, app::JobPlacement::kMinFramesOnCaller);
-    // The same loss with 0.5 ms steps: 80 frames.
-    placement.record(13.0, 3.0, 0.0);
-    for (frames = 0; !placement.onBackground() && frames < 1000; ++frames) placement.record(0.0, 0.0, 0.5);
-    EXPECT_EQ(frames, 80);
 }
 
 namespace {
@@ -247,9 +209,8 @@ app::FrameTimes frameWith(double render3d, double physics = 0.5, double ui = 2.0
     t.render3d = render3d;
     t.render = render3d + 0.5;
     t.physics = physics;
-    t.physicsWait = physics;
     t.ui = ui;
-    t.busy = t.render + t.physicsWait + t.ui + 1.0;
+    t.busy = t.render + t.physics + t.ui + 1.0;
     t.frame = std::max(t.busy, 1000.0 / 60.0);
     return t;
 }
@@ -350,33 +311,6 @@ TEST(Options, ShadowsFlagTakesAutoOnOrOffAndSaysSoOtherwise) {
     const std::string error = parse({"--shadows", "sometimes"}, o);
     EXPECT_EQ(error, "--shadows: 'sometimes' is not a setting (auto, on or off)");
     EXPECT_EQ(parse({"--shadows"}, o), "--shadows: missing (auto, on or off)");
-}
-
-// The CPU time is the job thread's: waiting for a job that sleeps 30 ms it is a
-// small part of the wait (waking costs well under 10 ms), and waiting for one that
-// then spins until its own CPU clock has advanced 20 ms it is those 20 ms, however
-// long a loaded machine makes the wait.
-TEST(BackgroundJob, MeasuresTheJobThreadsCpuTimeWhileWaited) {
-    app::BackgroundJob job;
-    job.start([] { usleep(30000); });
-    job.wait();
-    EXPECT_GE(job.lastWaitMs(), 25.0);
-    EXPECT_GE(job.lastWaitCpuMs(), 0.0);
-    EXPECT_LT(job.lastWaitCpuMs(), 10.0);
-    job.start([] {
-        const auto cpuMs = [] {
-            timespec t{};
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-            return 1e3 * double(t.tv_sec) + 1e-6 * double(t.tv_nsec);
-        };
-        usleep(20000);  // so that the wait has begun: only what it saw counts
-        const double end = cpuMs() + 20.0;
-        while (cpuMs() < end) {
-        }
-    });
-    job.wait();
-    EXPECT_GE(job.lastWaitCpuMs(), 19.0);
-    EXPECT_LE(job.lastWaitCpuMs(), job.lastWaitMs() + 1.0);
 }
 
 TEST(FixedStepClock, SpendsWholeStepsAndKeepsTheRemainder) {
