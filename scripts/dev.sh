@@ -4,7 +4,8 @@
 #   scripts/dev.sh test               install missing packages, build, run every test,
 #                                     the determinism hash again in an SSE2 build,
 #                                     then every test under AddressSanitizer + UBSan and
-#                                     the monkey test (tests/app/monkey_with_xdotool.sh)
+#                                     the monkey test (tests/app/monkey_with_xdotool.sh),
+#                                     the tests that run threads under ThreadSanitizer
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -75,6 +76,14 @@ case "$command" in
             "$root/build-asan/src/app/impulse-lab" "$root/build-asan/src/cli/impulse-sim" "$monkey_dir" 60 \
             "${MONKEY_SEED:-$(date +%s)}"
         rm -rf "$monkey_dir"
+        # Only the tests that run threads (threads_tests, tests/CMakeLists.txt): the
+        # physics thread team, the run's CSV export and the video writer. A data race
+        # report fails the run (halt_on_error; the exit code is TSAN's 66 then).
+        echo "== ThreadSanitizer build and the tests that run threads"
+        cmake -S "$root" -B "$root/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPULSE_SANITIZE=thread \
+            -DIMPULSE_BUILD_BENCH=OFF >/dev/null
+        cmake --build "$root/build-tsan" -j "$jobs" --target threads_tests
+        (cd "$root/build-tsan/tests" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ./threads_tests)
         # The scene-loader fuzzer (clang, libFuzzer + ASan + UBSan) for a bounded 60 s;
         # a crash input is kept in fuzz/regressions/ and fails the run. Its toolchain
         # was installed above, so a missing one is an error, not a skip.

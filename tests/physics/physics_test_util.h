@@ -10,6 +10,7 @@
 #include <glm/gtc/constants.hpp>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace impulse::test {
@@ -29,6 +30,24 @@ inline ::testing::AssertionResult near(const vec3& a, const vec3& b, float tol) 
     }
     return ::testing::AssertionFailure() << "(" << a.x << ", " << a.y << ", " << a.z << ") vs (" << b.x << ", " << b.y
                                          << ", " << b.z << "), tol " << tol;
+}
+
+inline BodyDef sphereDef(const std::string& name, const vec3& position, float radius, float mass = 1.0f) {
+    BodyDef def;
+    def.name = name;
+    def.shape = Shape::sphere(radius);
+    def.position = position;
+    def.mass = mass;
+    return def;
+}
+
+inline BodyDef boxDef(const std::string& name, const vec3& position, const vec3& half, float mass = 1.0f) {
+    BodyDef def;
+    def.name = name;
+    def.shape = Shape::box(half);
+    def.position = position;
+    def.mass = mass;
+    return def;
 }
 
 template <typename T>

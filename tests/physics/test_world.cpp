@@ -14,24 +14,8 @@ namespace impulse {
 namespace {
 
 using test::axisAngle;
-
-BodyDef sphereDef(const std::string& name, const vec3& position, float radius, float mass = 1.0f) {
-    BodyDef def;
-    def.name = name;
-    def.shape = Shape::sphere(radius);
-    def.position = position;
-    def.mass = mass;
-    return def;
-}
-
-BodyDef boxDef(const std::string& name, const vec3& position, const vec3& half, float mass = 1.0f) {
-    BodyDef def;
-    def.name = name;
-    def.shape = Shape::box(half);
-    def.position = position;
-    def.mass = mass;
-    return def;
-}
+using test::boxDef;
+using test::sphereDef;
 
 WorldSettings zeroGravity() {
     WorldSettings settings;
@@ -473,43 +457,6 @@ TEST(WorldStep, InvalidDtLeavesTheWorldUnchanged) {
     const World beforeMax = world;
     world.step(0.1f);
     EXPECT_EQ(world.stepCount(), beforeMax.stepCount() + 1);
-}
-
-// A crowded pile (boxes with tilted user tensors, spheres, a drag) gives the
-// same bits whatever the number of threads sharing the sweeps: each member
-// takes batches of one colour at a time, and those commute. Also a refused count.
-TEST(WorldStep, ThreadCountDoesNotChangeTheResult) {
-    const auto run = [](int threads) {
-        World world;
-        BodyDef ground = boxDef("ground", vec3(0.0f, -0.5f, 0.0f), vec3(20.0f, 0.5f, 20.0f));
-        ground.isStatic = true;
-        world.createBody(ground);
-        for (int i = 0; i < 300; ++i) {
-            const vec3 at(float(i % 7) * 0.9f - 3.0f, 0.6f + float(i / 49) * 1.1f, float((i / 7) % 7) * 0.9f - 3.0f);
-            BodyDef def = i % 3 == 0 ? sphereDef("s", at, 0.4f) : boxDef("b", at, vec3(0.4f, 0.3f, 0.45f));
-            def.orientation = axisAngle(vec3(float(i % 5) + 0.5f, 1.0f, 0.3f), 0.1f * float(i));
-            if (i % 4 == 1) def.inertia = mat3(0.2f, 0.02f, 0.0f, 0.02f, 0.25f, 0.01f, 0.0f, 0.01f, 0.22f);
-            def.restitution = i % 2 == 0 ? 0.0f : 0.9f;
-            world.createBody(def);
-        }
-        EXPECT_FALSE(world.setThreadCount(threads).has_value());
-        const BodyId grabbed = world.bodyIds()[10];
-        EXPECT_FALSE(world.beginDrag(grabbed, world.body(grabbed).position, DragSettings{}).has_value());
-        world.setDragTarget(world.body(grabbed).position + vec3(0.0f, 2.0f, 1.0f));
-        for (int step = 0; step < 120; ++step) world.step();
-        return world;
-    };
-    const World one = run(1);
-    for (int threads : {2, 3}) {
-        const World many = run(threads);
-        EXPECT_EQ(many.threadCount(), threads);
-        EXPECT_TRUE(test::sameState(one, many)) << threads << " threads";
-    }
-    World world;
-    const auto refused = world.setThreadCount(0);
-    ASSERT_TRUE(refused.has_value());
-    EXPECT_EQ(refused->field, "threads");
-    EXPECT_EQ(world.threadCount(), 1);
 }
 
 TEST(WorldStep, SubstepsSplitTheStep) {
