@@ -165,11 +165,11 @@ void Frame::buildDrawList(const World& world, BodyId selected, BodyId hover, flo
 void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
                             const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview) {
     debug_.clear();
-    // A pile has thousands of contact points: copy them out only when some are drawn.
-    const bool contactsShown =
-        view.contacts || view.normals || view.impulses || pickedContact.valid;
+    // A pile has thousands of contact points: copy them all out only when all are
+    // drawn, else only those of the picked point's body (or none).
+    const bool allContactsShown = view.contacts || view.normals || view.impulses;
     const std::vector<ContactPointInfo> contacts =
-        contactsShown ? world.contacts() : std::vector<ContactPointInfo>{};
+        allContactsShown ? world.contacts() : ui::contactsOf(world, pickedContact.valid ? pickedContact.a : BodyId{}).points;
     const int pickedIndex = ui::findContact(contacts, pickedContact);
     const glm::vec4 stickColor(0.3f, 1.0f, 0.4f, 1.0f), slipColor(1.0f, 0.45f, 0.15f, 1.0f);
     for (size_t i = 0; i < contacts.size(); ++i) {

@@ -163,6 +163,12 @@ public:
 
     /// Contact points of the last step, pair by pair in a deterministic order.
     std::vector<ContactPointInfo> contacts() const;
+    /// Without copying them all (a pile has thousands; a view shows a few): how many
+    /// contacts() holds, the one at `index` there (index < contactPointCount()), and the
+    /// indices there of the points of `body` (none for a stale handle).
+    size_t contactPointCount() const;
+    ContactPointInfo contactPoint(size_t index) const;
+    std::vector<size_t> contactIndicesOf(BodyId body) const;
     /// The points that had an impact in the last step, each as the pass that had it
     /// left it (contacts() shows only the last pass of a step); stats().impacts counts them.
     const std::vector<ContactPointInfo>& impacts() const;

@@ -6,6 +6,7 @@
 #include "physics/world_internals.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace impulse {
@@ -86,6 +87,42 @@ std::vector<ContactPointInfo> World::contacts() const {
         }
     }
     return result;
+}
+
+size_t World::contactPointCount() const {
+    size_t count = 0;
+    for (const ContactList* list : {&internals_->contacts, &internals_->sleepingContacts}) {
+        for (const ContactManifold& manifold : list->manifolds) count += size_t(manifold.pointCount);
+    }
+    return count;
+}
+
+ContactPointInfo World::contactPoint(size_t index) const {
+    size_t first = 0;  // contacts()'s index of the manifold's first point
+    for (const ContactList* list : {&internals_->contacts, &internals_->sleepingContacts}) {
+        for (size_t m = 0; m < list->manifolds.size(); ++m) {
+            const size_t count = size_t(list->manifolds[m].pointCount);
+            if (index < first + count) return contactInfo(list->manifolds[m], list->reports[m], int(index - first));
+            first += count;
+        }
+    }
+    assert(false && "contactPoint: index past contactPointCount()");
+    return ContactPointInfo{};
+}
+
+std::vector<size_t> World::contactIndicesOf(BodyId body) const {
+    std::vector<size_t> indices;
+    if (!isValid(body)) return indices;
+    size_t first = 0;
+    for (const ContactList* list : {&internals_->contacts, &internals_->sleepingContacts}) {
+        for (const ContactManifold& manifold : list->manifolds) {
+            if (manifold.a == body.index || manifold.b == body.index) {
+                for (int i = 0; i < manifold.pointCount; ++i) indices.push_back(first + size_t(i));
+            }
+            first += size_t(manifold.pointCount);
+        }
+    }
+    return indices;
 }
 
 const std::vector<ContactPointInfo>& World::impacts() const { return internals_->stepImpacts; }

@@ -200,15 +200,19 @@ int trackContact(const std::vector<ContactPointInfo>& contacts, ContactKey& key)
     return index;
 }
 
-std::vector<size_t> contactRows(const std::vector<ContactPointInfo>& contacts, BodyId selected, bool selectedOnly) {
-    std::vector<size_t> rows;
-    rows.reserve(contacts.size());
-    for (size_t i = 0; i < contacts.size(); ++i) {
-        const ContactPointInfo& c = contacts[i];
-        if (selectedOnly && selected && c.bodyA != selected && c.bodyB != selected) continue;
-        rows.push_back(i);
-    }
-    return rows;
+BodyContacts contactsOf(const World& world, BodyId body) {
+    BodyContacts of;
+    of.indices = world.contactIndicesOf(body);
+    of.points.reserve(of.indices.size());
+    for (size_t i : of.indices) of.points.push_back(world.contactPoint(i));
+    return of;
+}
+
+int trackContact(const World& world, ContactKey& key) {
+    if (!key.valid) return -1;
+    const BodyContacts of = contactsOf(world, key.a);
+    const int found = trackContact(of.points, key);
+    return found < 0 ? -1 : static_cast<int>(of.indices[static_cast<size_t>(found)]);
 }
 
 void StatsHistory::push(const Sample& s) {

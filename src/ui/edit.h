@@ -122,9 +122,16 @@ int findContact(const std::vector<ContactPointInfo>& contacts, const ContactKey&
 /// findContact(), then moves `key` along to the point found (feature and position).
 int trackContact(const std::vector<ContactPointInfo>& contacts, ContactKey& key);
 
-/// Indices of the inspector's rows: every point, or with `selectedOnly` (and a body
-/// selected) the points of `selected`. The panel's point count is their number.
-std::vector<size_t> contactRows(const std::vector<ContactPointInfo>& contacts, BodyId selected, bool selectedOnly);
+/// The points of `body` copied out of the world, each with its index in World::contacts()
+/// (a pile has thousands of points; a body a few).
+struct BodyContacts {
+    std::vector<size_t> indices;
+    std::vector<ContactPointInfo> points;
+};
+BodyContacts contactsOf(const World& world, BodyId body);
+/// trackContact() among the world's points, copying only those of the key's first body;
+/// returns the point's index in World::contacts(), or -1.
+int trackContact(const World& world, ContactKey& key);
 
 /// Rolling history of the totals plotted by the Stats panel.
 class StatsHistory {

@@ -131,10 +131,8 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
     sceneWindow(sim, frame, requests);
     worldWindow(target, view, frame, requests);
     statsWindow(world, frame, target.selected(), observations.plots, requests);
-    // Built once a frame: the Body panel's partners and the inspector read the same list.
-    const std::vector<ContactPointInfo> contacts = world.contacts();
-    bodyWindow(target, contacts, requests);
-    contactWindow(world, contacts, target.selected(), observations.impacts, experiment, requests);
+    bodyWindow(target, requests);
+    contactWindow(world, target.selected(), observations.impacts, experiment, requests);
     helpWindow();
     confirmationPopup(requests);
 }
@@ -381,7 +379,7 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
     ImGui::End();
 }
 
-void Panels::bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>& contacts, PanelRequests& requests) {
+void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     const World& world = target.world();
     placeWindow(layout_.body);
     if (!ImGui::Begin("Body", nullptr, kColumnPanel)) {
@@ -474,7 +472,7 @@ void Panels::bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>&
                              "most mu_s times the normal impulse; beyond that it slides with mu. Untick the box\n"
                              "to make mu_s follow mu. Combined with the other body's mu_s.";
     hoverHelp(staticHelp, ImGuiHoveredFlags_AllowWhenDisabled);
-    effectiveCoefficients(world, contacts, id);
+    effectiveCoefficients(world, id);
 
     vec3 p = def.position;
     if (fields_.edit("position (m)", p, numericDrag(0.01f, "%.2f"))) bodyEditor_.setPosition(target, p);
@@ -559,9 +557,9 @@ void Panels::bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>&
     ImGui::End();
 }
 
-void Panels::effectiveCoefficients(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId id) {
+void Panels::effectiveCoefficients(const World& world, BodyId id) {
     // What the solver uses is the pair's value, not the one typed above: list each partner's.
-    std::vector<BodyId> partners = contactPartners(contacts, id);
+    std::vector<BodyId> partners = contactPartners(contactsOf(world, id).points, id);
     const char* heading = "Contacts use (touching now):";
     if (!partners.empty()) {
         lastPartner_ = partners.front();
@@ -601,7 +599,7 @@ void Panels::pickImpact(const app::ImpactEntry& impact, PanelRequests& requests)
     requests.seek = impact.step;
 }
 
-void Panels::contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected,
+void Panels::contactWindow(const World& world, BodyId selected,
                            const app::ImpactLog& impacts, const app::Experiment& experiment,
                            PanelRequests& requests) {
     placeWindow(layout_.contacts);
@@ -627,17 +625,21 @@ void Panels::contactWindow(const World& world, const std::vector<ContactPointInf
         ImGui::End();
         return;
     }
-    // A pile has thousands of contacts: the table lays out only the rows in view.
-    const std::vector<size_t> rows = contactRows(contacts, selected, contactsOfSelectionOnly_);
-    if (rows.size() == contacts.size()) {
-        ImGui::Text("%d points", static_cast<int>(rows.size()));
+    // A pile has thousands of contacts: only the rows in view are copied out of the
+    // world and laid out; the selected body's list holds just its indices.
+    const size_t total = world.contactPointCount();
+    const bool selectedOnly = contactsOfSelectionOnly_ && selected;
+    const std::vector<size_t> selectedRows = selectedOnly ? world.contactIndicesOf(selected) : std::vector<size_t>{};
+    const size_t rowCount = selectedOnly ? selectedRows.size() : total;
+    if (rowCount == total) {
+        ImGui::Text("%d points", static_cast<int>(total));
     } else {
-        ImGui::Text("%d of %d points", static_cast<int>(rows.size()), static_cast<int>(contacts.size()));
+        ImGui::Text("%d of %d points", static_cast<int>(rowCount), static_cast<int>(total));
     }
     ImGui::SameLine();
     ImGui::Checkbox("only selected body", &contactsOfSelectionOnly_);
 
-    int pickedIndex = trackContact(contacts, picked_);
+    int pickedIndex = trackContact(world, picked_);
     if (ImGui::BeginTable("contacts", 5,
                           ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                               ImGuiTableFlags_SizingStretchProp,
@@ -650,11 +652,11 @@ void Panels::contactWindow(const World& world, const std::vector<ContactPointInf
         ImGui::TableSetupColumn("state");
         ImGui::TableHeadersRow();
         ImGuiListClipper clipper;
-        clipper.Begin(static_cast<int>(rows.size()));
+        clipper.Begin(static_cast<int>(rowCount));
         while (clipper.Step()) {
             for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
-                const size_t i = rows[static_cast<size_t>(row)];
-                const ContactPointInfo& c = contacts[i];
+                const size_t i = selectedOnly ? selectedRows[static_cast<size_t>(row)] : static_cast<size_t>(row);
+                const ContactPointInfo c = world.contactPoint(i);
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
                 ImGui::PushID(static_cast<int>(i));
@@ -683,7 +685,7 @@ void Panels::contactWindow(const World& world, const std::vector<ContactPointInf
         ImGui::End();
         return;
     }
-    const ContactPointInfo& c = contacts[static_cast<size_t>(pickedIndex)];
+    const ContactPointInfo c = world.contactPoint(static_cast<size_t>(pickedIndex));
     ImGui::Text("%s -> %s", bodyLabel(world, c.bodyA).c_str(), bodyLabel(world, c.bodyB).c_str());
     if (c.warmStarted) {
         ImGui::SameLine();

@@ -140,10 +140,10 @@ public:
 private:
     void sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests& requests);
     void worldWindow(EditTarget& target, DebugView& view, const FrameInfo& frame, PanelRequests& requests);
-    void bodyWindow(EditTarget& target, const std::vector<ContactPointInfo>& contacts, PanelRequests& requests);
+    void bodyWindow(EditTarget& target, PanelRequests& requests);
     /// The pair coefficients of the selected body's contacts (or of its last or likely partner).
-    void effectiveCoefficients(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId id);
-    void contactWindow(const World& world, const std::vector<ContactPointInfo>& contacts, BodyId selected,
+    void effectiveCoefficients(const World& world, BodyId id);
+    void contactWindow(const World& world, BodyId selected,
                        const app::ImpactLog& impacts, const app::Experiment& experiment, PanelRequests& requests);
     /// A clicked impact-log row: the timeline shows the entry's step, with its point
     /// picked in the Contacts tab.

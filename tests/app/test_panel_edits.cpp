@@ -326,14 +326,24 @@ TEST_F(PanelFixture, StatsFollowAnEditWithoutAStep) {
     EXPECT_EQ(history.latest().stepMs, 0.1f);
 }
 
-TEST(ContactRows, OnlyTheSelectedBodysPointsAreListedAndCounted) {
-    std::vector<ContactPointInfo> contacts(4);
-    const BodyId ground{0, 1}, crate{1, 1}, ball{2, 1};
-    contacts[0].bodyA = ground, contacts[0].bodyB = crate;
-    contacts[1].bodyA = ground, contacts[1].bodyB = crate;
-    contacts[2].bodyA = ground, contacts[2].bodyB = ball;
-    contacts[3].bodyA = crate, contacts[3].bodyB = ball;
-    EXPECT_EQ(ui::contactRows(contacts, ball, true), (std::vector<size_t>{2, 3}));
-    EXPECT_EQ(ui::contactRows(contacts, ball, false).size(), 4u);
-    EXPECT_EQ(ui::contactRows(contacts, BodyId{}, true).size(), 4u);  // nothing selected: all
+// The inspector and the debug layer copy out only the points they show: a body's
+// points carry their index in World::contacts(), and a picked point is tracked to
+// that index without copying the others.
+TEST_F(PanelFixture, ABodysContactsAndThePickedPointKeepTheirIndexInTheWholeList) {
+    for (int i = 0; i < 60; ++i) experiment.step();
+    const std::vector<ContactPointInfo> all = world.contacts();
+    const ui::BodyContacts of = ui::contactsOf(world, ball);
+    ASSERT_FALSE(of.points.empty());
+    ASSERT_LT(of.points.size(), all.size());
+    for (size_t k = 0; k < of.points.size(); ++k) {
+        const ContactPointInfo& whole = all[of.indices[k]];
+        EXPECT_TRUE(whole.bodyA == ball || whole.bodyB == ball);
+        EXPECT_EQ(of.points[k].featureId, whole.featureId);
+        EXPECT_EQ(of.points[k].normalImpulse, whole.normalImpulse);
+    }
+    ui::ContactKey key{all[of.indices.back()].bodyA, all[of.indices.back()].bodyB, all[of.indices.back()].featureId,
+                       true, all[of.indices.back()].point};
+    EXPECT_EQ(ui::trackContact(world, key), static_cast<int>(of.indices.back()));
+    EXPECT_EQ(ui::trackContact(world, key), ui::findContact(all, key));
+    EXPECT_EQ(ui::contactsOf(world, BodyId{}).points.size(), 0u);
 }

@@ -326,6 +326,48 @@ TEST(WorldContacts, RestingBoxCarriesItsWeight) {
     EXPECT_NEAR(world.body(box).position.y, 0.5f, 0.006f);  // within the slop
 }
 
+// The queries that copy out one point, or list one body's, agree with contacts():
+// the same points at the same indices, awake (the rolling ball) and asleep (the boxes).
+TEST(WorldContacts, OnePointOrOneBodysIndicesAreThoseOfTheWholeList) {
+    WorldSettings sleepy;
+    sleepy.sleeping = true;
+    World world(sleepy);
+    BodyDef ground = boxDef("ground", vec3(0.0f, -0.5f, 0.0f), vec3(10.0f, 0.5f, 10.0f));
+    ground.isStatic = true;
+    world.createBody(ground);
+    std::vector<BodyId> bodies;
+    for (int i = 0; i < 3; ++i) {
+        bodies.push_back(world.createBody(boxDef("box", vec3(0.0f, 0.5f + 1.0f * float(i), 0.0f), vec3(0.5f))));
+    }
+    bodies.push_back(world.createBody(boxDef("apart", vec3(5.0f, 0.5f, 0.0f), vec3(0.5f))));
+    BodyDef ball = sphereDef("ball", vec3(-3.0f, 0.4f, 0.0f), 0.4f);
+    ball.linearVelocity = vec3(0.0f, 0.0f, 0.5f);  // rolls on: its contact stays awake
+    ball.angularVelocity = vec3(1.25f, 0.0f, 0.0f);
+    bodies.push_back(world.createBody(ball));
+    for (int i = 0; i < 240; ++i) world.step();
+    ASSERT_GT(world.stats().sleepingContactPoints, 0);
+    ASSERT_GT(world.stats().contactPoints, 0);
+
+    const std::vector<ContactPointInfo> all = world.contacts();
+    ASSERT_EQ(world.contactPointCount(), all.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+        const ContactPointInfo one = world.contactPoint(i);
+        EXPECT_TRUE(one.bodyA == all[i].bodyA && one.bodyB == all[i].bodyB && one.featureId == all[i].featureId &&
+                    test::sameBits(one.point, all[i].point) && test::sameBits(one.normalMass, all[i].normalMass) &&
+                    test::sameBits(one.normalImpulse, all[i].normalImpulse))
+            << "point " << i;
+    }
+    for (BodyId body : bodies) {
+        std::vector<size_t> expected;
+        for (size_t i = 0; i < all.size(); ++i) {
+            if (all[i].bodyA == body || all[i].bodyB == body) expected.push_back(i);
+        }
+        EXPECT_FALSE(expected.empty());
+        EXPECT_EQ(world.contactIndicesOf(body), expected) << world.body(body).name;
+    }
+    EXPECT_TRUE(world.contactIndicesOf(BodyId{}).empty());
+}
+
 TEST(WorldContacts, SphereOnBoxReportsOnePointWithWarmStart) {
     World world;
     BodyDef ground = boxDef("ground", vec3(0.0f, -0.5f, 0.0f), vec3(5.0f, 0.5f, 5.0f));
