@@ -77,8 +77,8 @@ case "$command" in
             "${MONKEY_SEED:-$(date +%s)}"
         rm -rf "$monkey_dir"
         # Only the tests that run threads (threads_tests, tests/CMakeLists.txt): the
-        # physics thread team, the run's CSV export and the video writer. A data race
-        # report fails the run (halt_on_error; the exit code is TSAN's 66 then).
+        # physics thread team, the autosave's writer, the run's CSV export and the video
+        # writer. A data race report fails the run (halt_on_error; TSAN's exit code 66).
         echo "== ThreadSanitizer build and the tests that run threads"
         cmake -S "$root" -B "$root/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPULSE_SANITIZE=thread \
             -DIMPULSE_BUILD_BENCH=OFF >/dev/null
