@@ -2,6 +2,7 @@
 #include "app/recording.h"
 
 #include "ui/splitters.h"
+#include "ui/widgets.h"
 
 #include <glad/glad.h>
 
@@ -423,6 +424,9 @@ bool App::idle() const {
 }
 
 int App::run() {
+    if (const char* layoutReport = std::getenv("IMPULSE_LAYOUT_JSON")) layoutReport_ = layoutReport;
+    const char* liveLayout = std::getenv("IMPULSE_LAYOUT_LIVE");
+    liveLayout_ = !layoutReport_.empty() && liveLayout && std::string(liveLayout) == "1";
     const std::string path = options_.scene.empty() ? paths_.defaultScene() : options_.scene;
     std::string opened;
     if (!openScene(path, opened)) {
@@ -499,6 +503,7 @@ int App::run() {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplSDL2_NewFrame();
         ImGui::NewFrame();
+        ui::widgets::beginFrame();
         // ImGui opens a modal only over windows it has seen: the offer waits for the first frames.
         if (frame == kOfferRecoveryFrame && offered_) offerRecovery();
         panels_.draw(edits_, experiment_.observations(), experiment_, sim_, view_, frameInfo_, requests);
@@ -581,6 +586,7 @@ int App::run() {
             screenshotRequested = false;
         }
         SDL_GL_SwapWindow(window_);
+        if (liveLayout_) writeLayout(layoutReport_);
         const Uint64 t3 = SDL_GetPerformanceCounter();
         times.render = msBetween(t0, t1);
         times.uiDraw = msBetween(t1, t2);
@@ -641,7 +647,7 @@ int App::run() {
         std::printf("impulse-lab: video: %s\n", video_.status().message.c_str());
         std::fflush(stdout);
     }
-    if (const char* layoutReport = std::getenv("IMPULSE_LAYOUT_JSON")) writeLayout(layoutReport);
+    if (!layoutReport_.empty()) writeLayout(layoutReport_);
     // A --shadows flag is for this run: only a change made in the World panel is kept.
     const AppSettings endSettings{columnWidths_, options_.shadows && view_.shadows == *options_.shadows
                                                      ? startSettings.shadows
@@ -704,10 +710,34 @@ void App::printProfile(const std::vector<FrameTimes>& history, size_t warmUpFram
                 framesCut(ShadowCut::all));
 }
 
+namespace {
+
+/// `text` as a JSON string, quoted and escaped.
+std::string jsonString(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+}  // namespace
+
 void App::writeLayout(const std::string& path) const {
-    std::FILE* out = std::fopen(path.c_str(), "w");
+    // A script may read it at any moment (IMPULSE_LAYOUT_LIVE): it sees the last whole one.
+    const std::string partial = path + ".partial";
+    std::FILE* out = std::fopen(partial.c_str(), "w");
     if (!out) {
-        std::fprintf(stderr, "impulse-lab: cannot write the layout report '%s': %s\n", path.c_str(), std::strerror(errno));
+        std::fprintf(stderr, "impulse-lab: cannot write the layout report '%s': %s\n", partial.c_str(), std::strerror(errno));
         return;
     }
     const auto rect = [](float x, float y, float w, float h) {
@@ -742,16 +772,42 @@ void App::writeLayout(const std::string& path) const {
         std::fprintf(out, "%s\n    \"%s\": %s", first ? "" : ",", name, rect(w->Pos.x, w->Pos.y, w->Size.x, w->Size.y).c_str());
         first = false;
     }
-    // The numeric fields where they were last drawn: test scripts click them.
+    // The numeric fields where they were last drawn, and the other widgets drawn this
+    // frame ("Window/label"): test scripts click them.
     std::fprintf(out, "\n  },\n  \"fields\": {");
     first = true;
     for (const auto& [label, r] : panels_.drawnFields()) {
-        std::fprintf(out, "%s\n    \"%s\": %s", first ? "" : ",", label.c_str(), rect(r.x, r.y, r.z, r.w).c_str());
+        std::fprintf(out, "%s\n    %s: %s", first ? "" : ",", jsonString(label).c_str(), rect(r.x, r.y, r.z, r.w).c_str());
         first = false;
     }
+    std::fprintf(out, "\n  },\n  \"widgets\": {");
+    first = true;
+    for (const auto& [label, r] : ui::widgets::drawn()) {
+        std::fprintf(out, "%s\n    %s: %s", first ? "" : ",", jsonString(label).c_str(), rect(r.x, r.y, r.z, r.w).c_str());
+        first = false;
+    }
+    // What the app shows, for scripts to check each input's effect.
+    const World& shown = experiment_.world();
+    const BodyId selected = experiment_.selected();
+    const ui::ContactKey& picked = panels_.pickedContact();
+    std::fprintf(out,
+                 "\n  },\n  \"state\": {\"paused\": %s, \"time_scale\": %.6g, \"shown_step\": %llu, \"run_end\": %llu, "
+                 "\"bodies\": %zu, \"selected\": %s,\n    \"grabbing\": %s, \"help\": %s, \"contacts\": %s, "
+                 "\"picked_contact\": %s, \"undo_entries\": %zu, \"unsaved_edits\": %s,\n    \"message\": %s}",
+                 sim_.paused ? "true" : "false", static_cast<double>(sim_.timeScale),
+                 static_cast<unsigned long long>(experiment_.shownStep()),
+                 static_cast<unsigned long long>(experiment_.runEnd()), shown.bodyIds().size(),
+                 shown.isValid(selected) ? jsonString(shown.body(selected).name).c_str() : "null",
+                 input_.grabbing() ? "true" : "false", panels_.helpShown() ? "true" : "false",
+                 view_.contacts ? "true" : "false",
+                 picked.valid && shown.isValid(picked.a) && shown.isValid(picked.b)
+                     ? jsonString(shown.body(picked.a).name + " / " + shown.body(picked.b).name).c_str()
+                     : "null",
+                 experiment_.history().size(), experiment_.hasUnsavedEdits() ? "true" : "false",
+                 jsonString(panels_.message()).c_str());
     // The render tier and the shadows as Stats shows them, and what Auto judged.
     const render::TierSettings& tier = frame_.tier();
-    std::fprintf(out, "\n  },\n  \"render\": {\"tier\": \"%s\", \"renderer_tier\": \"%s\", \"chosen\": %s, "
+    std::fprintf(out, ",\n  \"render\": {\"tier\": \"%s\", \"renderer_tier\": \"%s\", \"chosen\": %s, "
                       "\"msaa_samples\": %d, \"shadow_map_size\": %d, \"timer_queries\": %s, \"vsync\": %s,\n"
                       "    \"shadows\": \"%s\", \"shadows_line\": \"%s\", \"render_budget_ms\": %.1f,\n"
                       "    \"frames_by_cut\": {\"none\": %d, \"on_bodies\": %d, \"all\": %d},\n    \"judged_windows\": [",
@@ -773,14 +829,17 @@ void App::writeLayout(const std::string& path) const {
     first = true;
     for (BodyId id : world.bodyIds()) {
         const Body& b = world.body(id);
-        std::fprintf(out, "%s\n    {\"name\": \"%s\", \"static\": %s, \"position\": [%.6g, %.6g, %.6g], \"radius\": %.6g}",
-                     first ? "" : ",", b.name.c_str(), b.isStatic ? "true" : "false", static_cast<double>(b.position.x),
+        std::fprintf(out, "%s\n    {\"name\": %s, \"static\": %s, \"position\": [%.6g, %.6g, %.6g], \"radius\": %.6g}",
+                     first ? "" : ",", jsonString(b.name).c_str(), b.isStatic ? "true" : "false", static_cast<double>(b.position.x),
                      static_cast<double>(b.position.y), static_cast<double>(b.position.z),
                      static_cast<double>(boundingRadius(b.shape)));
         first = false;
     }
     std::fprintf(out, "\n  ]\n}\n");
-    std::fclose(out);
+    const bool written = std::fclose(out) == 0;
+    if (!written || std::rename(partial.c_str(), path.c_str()) != 0) {
+        std::fprintf(stderr, "impulse-lab: cannot write the layout report '%s': %s\n", path.c_str(), std::strerror(errno));
+    }
 }
 
 void App::saveScreenshotNow(const std::string& path) {

@@ -92,8 +92,10 @@ private:
     void applyTextScale(float scale);
     /// Nothing moves and nothing is held: the loop may wait for input instead of drawing.
     bool idle() const;
-    /// IMPULSE_LAYOUT_JSON: the panels' and the view's rectangles, the camera and where
-    /// each body is, as JSON (for tests, and for finding widgets).
+    /// IMPULSE_LAYOUT_JSON: the panels', widgets' and the view's rectangles, what the app
+    /// shows (paused, step, selection, the Scene panel's message...), the camera and where
+    /// each body is, as JSON (for tests, and for finding widgets). Written whole or not at
+    /// all (renamed over the last), at exit and, with IMPULSE_LAYOUT_LIVE=1, every frame.
     void writeLayout(const std::string& path) const;
 
     void handleEvent(const SDL_Event& event, ui::PanelRequests& requests);
@@ -177,6 +179,8 @@ private:
     float statusBarBottom_ = 0.0f;   // the overlay's status bar, last frame (window pixels)
     int framesSinceInput_ = 0;       // input wakes the loop; a few frames then settle ImGui
     std::string title_;      // as last set on the window
+    std::string layoutReport_;   // IMPULSE_LAYOUT_JSON, empty when not set
+    bool liveLayout_ = false;    // IMPULSE_LAYOUT_LIVE=1: the report is rewritten every frame
     std::string savedPath_;  // the file last saved to: saving there again does not ask
     std::string savedRecordingPath_;  // the recording last saved: saving the run there again does not ask
     std::string exportedPlotsPath_, exportedRunPath_;  // the CSV files last written: writing there again does not ask

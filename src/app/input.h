@@ -64,6 +64,8 @@ public:
     void follow(BodyId id);
     /// The camera moves with the mouse (orbit or pan) or holds a body: the view is changing.
     bool busy() const { return grabbing_ || orbiting_ || panning_ || poseDrag_.has_value(); }
+    /// The left button holds a body through the world's drag.
+    bool grabbing() const { return grabbing_; }
 
     /// The body being moved or turned and the pose shown for it until the release
     /// commits it (the world keeps its own pose until then); none when nothing is.

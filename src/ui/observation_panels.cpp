@@ -1,6 +1,7 @@
 #include "ui/observation_panels.h"
 
 #include "ui/plot.h"
+#include "ui/widgets.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -39,7 +40,7 @@ int tabBar(const char* id, std::initializer_list<const char*> labels, int select
     int index = 0;
     for (const char* label : labels) {
         const ImGuiTabItemFlags flags = index == select ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
-        if (ImGui::BeginTabItem(label, nullptr, flags)) {
+        if (widgets::BeginTabItem(label, nullptr, flags)) {
             shown = index;
             ImGui::EndTabItem();
         }
@@ -83,7 +84,7 @@ const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log, uint64_t s
             char time[32];
             std::snprintf(time, sizeof time, "%.3f", e.time);
             const bool isClicked = index == clicked_ && e.step == clickedStep_;
-            if (ImGui::Selectable(time, isClicked, ImGuiSelectableFlags_SpanAllColumns)) {
+            if (widgets::Selectable(time, isClicked, ImGuiSelectableFlags_SpanAllColumns)) {
                 clicked_ = index;
                 clickedStep_ = e.step;
                 clicked = &e;
@@ -130,24 +131,24 @@ std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app:
     if (!world.isValid(body_)) body_ = BodyId{};
     const auto name = [&](BodyId id) { return id ? world.body(id).name : std::string("(pick a body)"); };
     ImGui::SetNextItemWidth(110.0f * textScale);
-    if (ImGui::BeginCombo("##body", name(body_).c_str())) {
+    if (widgets::BeginCombo("##body", name(body_).c_str())) {
         for (const BodyId id : world.bodyIds()) {
             ImGui::PushID(static_cast<int>(id.index));
-            if (ImGui::Selectable(name(id).c_str(), id == body_)) body_ = id;
+            if (widgets::Selectable(name(id).c_str(), id == body_)) body_ = id;
             ImGui::PopID();
         }
         ImGui::EndCombo();
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(130.0f * textScale);
-    ImGui::Combo("##quantity", &quantity_, [](void*, int i, const char** text) {
+    widgets::Combo("##quantity", &quantity_, [](void*, int i, const char** text) {
         *text = app::quantityLabel(static_cast<app::BodyQuantity>(i));
         return true;
     }, nullptr, app::kBodyQuantityCount);
     ImGui::SameLine();
     const bool hasBody = world.isValid(body_);
     if (!hasBody) ImGui::BeginDisabled();
-    if (ImGui::Button("plot it")) {
+    if (widgets::Button("plot it")) {
         const Validation refused = plots.add(world, body_, static_cast<app::BodyQuantity>(quantity_));
         message_ = refused ? refused->message() : "";
         messageIsError_ = refused.has_value();
@@ -163,7 +164,7 @@ std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app:
     for (size_t k = 0; k < series.size(); ++k) {
         ImGui::PushID(static_cast<int>(k));
         if (k > 0) ImGui::SameLine();
-        if (ImGui::SmallButton("x")) {
+        if (widgets::SmallButton("x")) {
             plots.remove(k);
             ImGui::PopID();
             break;
@@ -229,13 +230,13 @@ std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app:
 
     // Export: every sample kept, not just the window; or every body at every step of the run.
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 170.0f * textScale);
-    ImGui::InputText("##csv", &csvPath_);
+    widgets::InputText("##csv", &csvPath_);
     hoverHelp("File to write to: the plotted series (every sample kept, not only the window), or the whole run.");
     ImGui::SameLine();
-    if (ImGui::Button("export CSV")) export_ = Export{csvPath_, false};
+    if (widgets::Button("export CSV")) export_ = Export{csvPath_, false};
     hoverHelp("The plotted series, one column each.");
     ImGui::SameLine();
-    if (ImGui::Button("export run")) export_ = Export{csvPath_, true};
+    if (widgets::Button("export run")) export_ = Export{csvPath_, true};
     hoverHelp("Every body at every step of the run, in impulse-sim's CSV columns\n"
               "(step,time,body,px..wz: the rows of impulse-sim --replay of the run).");
     if (!message_.empty()) {

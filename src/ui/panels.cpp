@@ -4,6 +4,7 @@
 
 #include "ui/pair_coefficients.h"
 #include "ui/plot.h"
+#include "ui/widgets.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -48,7 +49,7 @@ void hoverHelp(const char* text, ImGuiHoveredFlags flags = 0) {
 // tooltip says what it would.
 void historyButton(const char* label, const std::string& what, const char* keys, bool& pressed) {
     if (what.empty()) ImGui::BeginDisabled();
-    if (ImGui::Button(label)) pressed = true;
+    if (widgets::Button(label)) pressed = true;
     if (what.empty()) {
         ImGui::EndDisabled();
     } else if (ImGui::IsItemHovered()) {
@@ -171,14 +172,14 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
         ImGui::End();
         return;
     }
-    if (ImGui::Button(sim.paused ? "Run" : "Pause", ImVec2(60.0f * layout_.textScale, 0.0f))) sim.paused = !sim.paused;
+    if (widgets::Button(sim.paused ? "Run" : "Pause", ImVec2(60.0f * layout_.textScale, 0.0f))) sim.paused = !sim.paused;
     ImGui::SameLine();
-    if (ImGui::Button("Step")) {
+    if (widgets::Button("Step")) {
         sim.paused = true;
         sim.stepOnce = true;
     }
     ImGui::SameLine();
-    if (ImGui::Button("Reset")) requests.reset = true;
+    if (widgets::Button("Reset")) requests.reset = true;
     ImGui::SameLine();
     ImGui::TextColored(kDimColor, "t = %.2f s", static_cast<double>(frame.simTime));
     ImGui::SetNextItemWidth(150.0f * layout_.textScale);
@@ -186,16 +187,16 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     ImGui::SetNextItemWidth(150.0f * layout_.textScale);
     ImGui::SliderInt("max steps/frame", &sim.maxStepsPerFrame, 1, 16);
 
-    if (ImGui::Button("Box")) requests.spawnBox = true;
+    if (widgets::Button("Box")) requests.spawnBox = true;
     ImGui::SameLine();
-    if (ImGui::Button("Sphere")) requests.spawnSphere = true;
+    if (widgets::Button("Sphere")) requests.spawnSphere = true;
     ImGui::SameLine();
-    if (ImGui::Button("Shoot")) requests.shoot = true;
+    if (widgets::Button("Shoot")) requests.shoot = true;
     ImGui::SameLine();
-    if (ImGui::Button("Screenshot")) requests.screenshot = true;
+    if (widgets::Button("Screenshot")) requests.screenshot = true;
     ImGui::SameLine();
     if (video_.recording) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.75f, 0.18f, 0.15f, 1.0f));
-    if (ImGui::Button(video_.recording ? "Stop" : "Video")) requests.toggleVideo = true;
+    if (widgets::Button(video_.recording ? "Stop" : "Video")) requests.toggleVideo = true;
     if (video_.recording) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s", video_.recording
@@ -219,7 +220,7 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     ImGui::TextColored(kDimColor, "Presets (%s)", presetDir_.c_str());
     if (ImGui::BeginChild("presets", ImVec2(0, 80.0f * layout_.textScale), true)) {
         for (const std::string& p : presets_) {
-            if (ImGui::Selectable(p.c_str(), scenePath_ == presetDir_ + "/" + p)) {
+            if (widgets::Selectable(p.c_str(), scenePath_ == presetDir_ + "/" + p)) {
                 requests.open = presetDir_ + "/" + p;
             }
         }
@@ -231,20 +232,20 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
         ImGui::SetKeyboardFocusHere();
         focusPath_ = false;
     }
-    ImGui::InputText("##path", &scenePath_);
-    if (ImGui::Button("Open")) requests.open = scenePath_;
+    widgets::InputText("##path", &scenePath_);
+    if (widgets::Button("Open")) requests.open = scenePath_;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the scene or recording file at the path above (Ctrl+O goes to the path)");
     ImGui::SameLine();
-    if (ImGui::Button("Save")) requests.save = scenePath_;
+    if (widgets::Button("Save")) requests.save = scenePath_;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the world to the path above (Ctrl+S)");
     ImGui::SameLine();
-    if (ImGui::Button("Save run")) requests.saveRecording = scenePath_;
+    if (widgets::Button("Save run")) requests.saveRecording = scenePath_;
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("Save the run since the scene's load or reset (its scene and every drag, edit, spawn,\n"
                           "deletion, undo and redo at its step) as a recording to the path above; Open replays it");
     }
     ImGui::SameLine();
-    if (ImGui::Button("Rescan")) refreshPresets();
+    if (widgets::Button("Rescan")) refreshPresets();
     ImGui::SameLine();
     historyButton("Undo", undoButtons_.first, "Ctrl+Z", requests.undo);
     ImGui::SameLine();
@@ -287,10 +288,10 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
     changed |= fields_.edit("restitution threshold", s.restitutionThreshold, numericDrag(0.01f, "%.2f m/s"));
     hoverHelp("An impact bounces (leaves at e times its arrival speed) only if it arrives faster than\n"
               "this; slower ones just stop, so resting bodies do not jitter.");
-    changed |= ImGui::Checkbox("warm starting", &s.warmStarting);
+    changed |= widgets::Checkbox("warm starting", &s.warmStarting);
     hoverHelp("Start each contact point's impulse from its value in the last step (matched by which\n"
               "faces or edges touch): resting stacks settle in fewer iterations.");
-    changed |= ImGui::Checkbox("sleeping", &s.sleeping);
+    changed |= widgets::Checkbox("sleeping", &s.sleeping);
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("Bodies resting together for the sleep time stop being stepped (drawn greyed)\n"
                           "until an awake body touches them, the mouse grabs one or an edit changes one.");
@@ -301,7 +302,7 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
     hoverHelp("How long a group of touching bodies must rest before it sleeps.");
     const char* restitutionRules[] = {"max", "min", "average", "multiply"};
     int r = static_cast<int>(s.restitutionCombine);
-    if (ImGui::Combo("restitution combine", &r, restitutionRules, 4)) {
+    if (widgets::Combo("restitution combine", &r, restitutionRules, 4)) {
         s.restitutionCombine = static_cast<RestitutionCombine>(r);
         changed = true;
     }
@@ -309,7 +310,7 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
               "The Body panel shows the result for the selected body's contacts.");
     const char* frictionRules[] = {"geometric", "average", "min", "max"};
     int f = static_cast<int>(s.frictionCombine);
-    if (ImGui::Combo("friction combine", &f, frictionRules, 4)) {
+    if (widgets::Combo("friction combine", &f, frictionRules, 4)) {
         s.frictionCombine = static_cast<FrictionCombine>(f);
         changed = true;
     }
@@ -341,25 +342,25 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
         }
     }
     if (ImGui::CollapsingHeader("Debug layer", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::Checkbox("contacts", &view.contacts);
+        widgets::Checkbox("contacts", &view.contacts);
         ImGui::SameLine(110);
-        ImGui::Checkbox("normals", &view.normals);
+        widgets::Checkbox("normals", &view.normals);
         ImGui::SameLine(200);
-        ImGui::Checkbox("impulses", &view.impulses);
-        ImGui::Checkbox("velocities", &view.velocities);
+        widgets::Checkbox("impulses", &view.impulses);
+        widgets::Checkbox("velocities", &view.velocities);
         ImGui::SameLine(110);
-        ImGui::Checkbox("AABBs", &view.aabbs);
+        widgets::Checkbox("AABBs", &view.aabbs);
         ImGui::SameLine(200);
-        ImGui::Checkbox("COM", &view.centreOfMass);
-        ImGui::Checkbox("principal axes", &view.principalAxes);
-        ImGui::Checkbox("follow selected body (L)", &view.followSelected);
+        widgets::Checkbox("COM", &view.centreOfMass);
+        widgets::Checkbox("principal axes", &view.principalAxes);
+        widgets::Checkbox("follow selected body (L)", &view.followSelected);
         ImGui::DragFloat("impulse scale (m/Ns)", &view.impulseScale, 0.01f, 0.001f, 100.0f, "%.3f");
         ImGui::DragFloat("velocity scale (s)", &view.velocityScale, 0.01f, 0.001f, 10.0f, "%.3f");
     }
     if (ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) {
         int shadows = static_cast<int>(view.shadows);
         const char* shadowModes[] = {"Auto", "On", "Off"};
-        if (ImGui::Combo("shadows", &shadows, shadowModes, 3)) view.shadows = static_cast<app::ShadowMode>(shadows);
+        if (widgets::Combo("shadows", &shadows, shadowModes, 3)) view.shadows = static_cast<app::ShadowMode>(shadows);
         hoverHelp("Auto cuts shadows only on the software tier, while the 3D pass (the rasteriser's\n"
                   "time, not the physics) runs over its budget; On and Off are what they say.\n"
                   "Saved with the app's settings.");
@@ -367,7 +368,7 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
         const std::string autoTier = std::string("auto (") + render::tierName(frame.rendererTier) + ")";
         const char* tierChoices[] = {autoTier.c_str(), "software", "standard"};
         int tier = frame.tierChoice ? 1 + static_cast<int>(*frame.tierChoice) : 0;
-        if (ImGui::Combo("render tier", &tier, tierChoices, 3)) {
+        if (widgets::Combo("render tier", &tier, tierChoices, 3)) {
             requests.renderTier = tier == 0 ? render::TierChoice{} : render::TierChoice{static_cast<render::RenderTier>(tier - 1)};
         }
         hoverHelp("Standard (GPUs): 4x MSAA, a 2048 shadow map, vsync, GL timer queries.\n"
@@ -404,9 +405,9 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     ImGui::SameLine();
     ImGui::TextColored(kDimColor, "(index %u)", id.index);
     ImGui::SameLine(ImGui::GetWindowWidth() - 150.0f * layout_.textScale);
-    if (ImGui::SmallButton("Frame")) requests.frameSelection = true;
+    if (widgets::SmallButton("Frame")) requests.frameSelection = true;
     ImGui::SameLine();
-    if (ImGui::SmallButton("Delete")) requests.deleteSelection = true;
+    if (widgets::SmallButton("Delete")) requests.deleteSelection = true;
     statusLine(bodyEditor_.status());  // at the top: visible whichever field was refused
     // The fields are this body's: a draft typed for one body never lands on another.
     ImGui::PushID(static_cast<int>(id.index));
@@ -414,7 +415,7 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
 
     pushFieldWidth(170.0f * layout_.textScale, "orientation (deg)");
     bool isStatic = def.isStatic;
-    if (ImGui::Checkbox("static", &isStatic)) bodyEditor_.setStatic(target, isStatic);
+    if (widgets::Checkbox("static", &isStatic)) bodyEditor_.setStatic(target, isStatic);
     if (body.asleep) {
         ImGui::SameLine();
         ImGui::TextColored(kSleepColor, "asleep");
@@ -425,7 +426,7 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
 
     int shapeType = def.shape.type == ShapeType::Sphere ? 1 : 0;
     const char* shapeNames[] = {"box", "sphere"};
-    if (ImGui::Combo("shape", &shapeType, shapeNames, 2)) {
+    if (widgets::Combo("shape", &shapeType, shapeNames, 2)) {
         Shape s = def.shape;
         s.type = shapeType == 1 ? ShapeType::Sphere : ShapeType::Box;
         bodyEditor_.setShape(target, s);
@@ -459,7 +460,7 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
     hoverHelp("Kinetic (sliding) Coulomb friction: while a contact slips, the friction impulse is\n"
               "mu times the normal impulse, against the slip. Combined with the other body's mu.");
     bool hasStatic = def.staticFriction.has_value();
-    if (ImGui::Checkbox("##mus", &hasStatic)) {
+    if (widgets::Checkbox("##mus", &hasStatic)) {
         bodyEditor_.setStaticFriction(target, hasStatic ? std::max(def.friction, body.staticFriction) : -1.0f);
     }
     ImGui::SameLine();
@@ -514,15 +515,15 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
             }
         }
         const InertiaReport report = analyseInertia(draft);
-        if (ImGui::Button("Apply tensor")) {
+        if (widgets::Button("Apply tensor")) {
             if (bodyEditor_.applyInertiaDraft(target)) inertiaDraftDirty_ = false;
         }
         ImGui::SameLine();
-        if (ImGui::Button("Derive from shape")) {
+        if (widgets::Button("Derive from shape")) {
             if (bodyEditor_.useDerivedInertia(target)) inertiaDraftDirty_ = false;
         }
         ImGui::SameLine();
-        if (ImGui::Button("Revert")) {
+        if (widgets::Button("Revert")) {
             bodyEditor_.resetDraft(target);
             inertiaDraftDirty_ = false;
         }
@@ -637,7 +638,7 @@ void Panels::contactWindow(const World& world, BodyId selected,
         ImGui::Text("%d of %d points", static_cast<int>(rowCount), static_cast<int>(total));
     }
     ImGui::SameLine();
-    ImGui::Checkbox("only selected body", &contactsOfSelectionOnly_);
+    widgets::Checkbox("only selected body", &contactsOfSelectionOnly_);
 
     int pickedIndex = trackContact(world, picked_);
     if (ImGui::BeginTable("contacts", 5,
@@ -661,7 +662,10 @@ void Panels::contactWindow(const World& world, BodyId selected,
                 ImGui::TableNextColumn();
                 ImGui::PushID(static_cast<int>(i));
                 const bool isPicked = static_cast<int>(i) == pickedIndex;
-                if (ImGui::Selectable(bodyLabel(world, c.bodyA).c_str(), isPicked, ImGuiSelectableFlags_SpanAllColumns)) {
+                const bool clicked =
+                    ImGui::Selectable(bodyLabel(world, c.bodyA).c_str(), isPicked, ImGuiSelectableFlags_SpanAllColumns);
+                widgets::noteLastItem(("contact row " + std::to_string(row)).c_str());  // by row: names repeat
+                if (clicked) {
                     picked_ = ContactKey{c.bodyA, c.bodyB, c.featureId, true, c.point};
                     pickedIndex = static_cast<int>(i);
                 }

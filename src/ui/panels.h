@@ -109,6 +109,10 @@ public:
               SimControls& sim, DebugView& view, const FrameInfo& frame, PanelRequests& requests);
 
     ContactKey& pickedContact() { return picked_; }
+    const ContactKey& pickedContact() const { return picked_; }
+    bool helpShown() const { return showHelp_; }
+    /// The Scene panel's message line (setMessage).
+    const std::string& message() const { return message_; }
     /// Where each labelled numeric field was last drawn (see FieldDraft::drawnFields).
     const std::map<std::string, ImVec4>& drawnFields() const { return fields_.drawnFields(); }
     StatsHistory& stats() { return stats_; }

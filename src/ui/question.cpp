@@ -1,5 +1,7 @@
 #include "ui/question.h"
 
+#include "ui/widgets.h"
+
 #include <imgui.h>
 
 #include <utility>
@@ -25,9 +27,9 @@ QuestionPopup::Answer QuestionPopup::draw() {
     ImGui::TextUnformatted(question_->text.c_str());
     ImGui::TextDisabled("Enter: %s, Esc: %s", question_->yesLabel.c_str(), question_->escapeNote.c_str());
     bool yes = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter));
-    yes |= ImGui::Button(question_->yesLabel.c_str(), ImVec2(120, 0));
+    yes |= widgets::Button(question_->yesLabel.c_str(), ImVec2(120, 0));
     ImGui::SameLine();
-    const bool no = !yes && ImGui::Button(question_->noLabel.c_str(), ImVec2(120, 0));
+    const bool no = !yes && widgets::Button(question_->noLabel.c_str(), ImVec2(120, 0));
     const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
     if (yes || no || escape) {
         question_.reset();

@@ -3,6 +3,7 @@
 #include "ui/ghost_tint.h"
 
 #include "ui/plot.h"
+#include "ui/widgets.h"
 
 #include <imgui.h>
 
@@ -81,7 +82,7 @@ GhostRequest RunsTab::draw(const app::Experiment& experiment, float textScale) {
                       back == 1 ? "" : "s",
                       static_cast<unsigned long long>(run.leftAt), static_cast<unsigned long long>(run.start()),
                       static_cast<unsigned long long>(run.end));
-        if (ImGui::RadioButton(label, ghost == k)) {
+        if (widgets::RadioButton(label, ghost == k)) {
             request.choose = true;
             request.ghost = k;
         }
@@ -92,11 +93,11 @@ GhostRequest RunsTab::draw(const app::Experiment& experiment, float textScale) {
         }
         ImGui::PopID();
     }
-    if (ImGui::RadioButton("no ghost", !ghost)) request.choose = true;
+    if (widgets::RadioButton("no ghost", !ghost)) request.choose = true;
     hoverHelp("Hide the ghost (the runs are still kept).");
     if (!ghost) return request;
     ImGui::SameLine();
-    if (ImGui::Button("make it the current run")) request.promote = true;
+    if (widgets::Button("make it the current run")) request.promote = true;
     hoverHelp("The ghost becomes the run shown and played (at the same step), and this run the ghost.");
 
     // How far apart: the worst body now, then every body, farthest first.

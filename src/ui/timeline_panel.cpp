@@ -2,6 +2,7 @@
 
 #include "ui/ghost_tint.h"
 #include "ui/panels.h"
+#include "ui/widgets.h"
 
 #include <imgui.h>
 
@@ -39,7 +40,7 @@ double mib(size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0)
 
 // A button that reports being held (pressed this frame or still down).
 bool heldButton(const char* label, const char* help) {
-    ImGui::Button(label);
+    widgets::Button(label);
     const bool held = ImGui::IsItemActive();
     hoverHelp(help);
     return held;
@@ -64,18 +65,18 @@ void TimelinePanel::draw(const app::Experiment& experiment, const Rect& rect, fl
     const bool playingBack = !sim.paused && controls.backward, playingOn = !sim.paused && !controls.backward;
 
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(3.0f * textScale, 3.0f * textScale));
-    if (ImGui::Button("|<")) panelRequests.seek = start;
+    if (widgets::Button("|<")) panelRequests.seek = start;
     hoverHelp("Jump to the run's first step (Home)");
     ImGui::SameLine();
     requests.stepBackHeld = heldButton("<", "One step back (,); held: 15 steps a second");
     ImGui::SameLine();
-    if (playingBack ? ImGui::Button("||##back") : ImGui::ArrowButton("##playback", ImGuiDir_Left)) {
+    if (playingBack ? widgets::Button("||##back") : widgets::ArrowButton("##playback", ImGuiDir_Left)) {
         sim.paused = playingBack;
         controls.backward = true;
     }
     hoverHelp(playingBack ? "Pause (Space)" : "Play backward (Shift+Space)");
     ImGui::SameLine();
-    if (playingOn ? ImGui::Button("||##on") : ImGui::ArrowButton("##play", ImGuiDir_Right)) {
+    if (playingOn ? widgets::Button("||##on") : widgets::ArrowButton("##play", ImGuiDir_Right)) {
         sim.paused = playingOn;
         controls.backward = false;
     }
@@ -83,18 +84,18 @@ void TimelinePanel::draw(const app::Experiment& experiment, const Rect& rect, fl
     ImGui::SameLine();
     requests.stepForwardHeld = heldButton(">", "One step forward (.); held: 15 steps a second");
     ImGui::SameLine();
-    if (ImGui::Button(">|")) panelRequests.seek = end;
+    if (widgets::Button(">|")) panelRequests.seek = end;
     hoverHelp("Jump to the run's last recorded step (End)");
     ImGui::SameLine(0.0f, 10.0f * textScale);
-    if (ImGui::Button("in")) controls.loopIn = shown;
+    if (widgets::Button("in")) controls.loopIn = shown;
     hoverHelp("Set the loop's in point at this step (I)");
     ImGui::SameLine();
-    if (ImGui::Button("out")) controls.loopOut = shown;
+    if (widgets::Button("out")) controls.loopOut = shown;
     hoverHelp("Set the loop's out point at this step (O)");
     const std::optional<app::LoopRange> loop = controls.loop();
     if (controls.loopIn || controls.loopOut) {
         ImGui::SameLine();
-        if (ImGui::Button("x")) controls.loopIn = controls.loopOut = std::nullopt;
+        if (widgets::Button("x")) controls.loopIn = controls.loopOut = std::nullopt;
         if (ImGui::IsItemHovered()) {
             if (loop) {
                 ImGui::SetTooltip("Looping steps %llu to %llu: click to stop looping",
@@ -121,7 +122,7 @@ void TimelinePanel::draw(const app::Experiment& experiment, const Rect& rect, fl
     std::snprintf(label, sizeof label, "%.1f s of history, %.0f MiB###history", seconds,
                   mib(experiment.historyBytes()));
     ImGui::SameLine(0.0f, 10.0f * textScale);
-    if (ImGui::SmallButton(label)) {
+    if (widgets::SmallButton(label)) {
         budgetMiB_ = static_cast<int>(history.budget() >> 20);
         budgetError_.clear();
         ImGui::OpenPopup("history budget");
@@ -149,7 +150,7 @@ void TimelinePanel::historyPopup(const app::Experiment& experiment, TimelineRequ
     const bool entered = ImGui::InputInt("history budget (MiB)", &budgetMiB_, 16, 256,
                                          ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
-    if (ImGui::Button("Apply") || entered) {
+    if (widgets::Button("Apply") || entered) {
         size_t bytes = 0;
         if (const Validation refused = app::historyBudgetBytes(budgetMiB_, bytes)) {
             budgetError_ = refused->message() + " (kept " +

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # A scripted session of impulse-lab with real input under the current X display
 # (start it with xvfb-run -a -s "-screen 0 1280x720x24"): the common keys, mouse
-# drags and panel clicks, ending in a known state that is saved on exit to OUT.json.
+# drags and panel clicks, each followed by a check of its effect on what the app
+# shows (the live layout report, IMPULSE_LAYOUT_LIVE: App::writeLayout's "state",
+# "camera" and "widgets"). The panel widgets are clicked where the report says they
+# are. A check that does not hold within 10 s fails the script, naming the step.
 # Run under the sanitizer build it is the "scripted session with no report": an
 # ASan/UBSan error ends the app with a non-zero status, which fails `wait` below.
 #
@@ -10,28 +13,60 @@
 # Ends: paused (Space), R (reset to SCENE), B (spawn box_1, selected), X (delete it),
 # N (spawn sphere_1), T (shoot shot_1), Ctrl+Q. So OUT.json holds SCENE's bodies
 # at their file poses plus sphere_1 and shot_1, and no box_1.
-# Usage: session_with_xdotool.sh APP SCENE OUT.json MID.json
+# Usage: session_with_xdotool.sh APP SCENE OUT.json MID.json REPORT.json
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-app=$1 scene=$2 out=$3 mid=$4
+app=$1 scene=$2 out=$3 mid=$4 report=$5
 . "$here/xdotool_input.sh"  # start_app, move, click, hold
-start_app "$app" "$scene" --frames 100000 --save-on-exit "$out"
+rm -f "$report"
+IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1 start_app "$app" "$scene" --frames 100000 --save-on-exit "$out"
 
-# Panel widgets (src/ui/panels.cpp; 13 px font, frame padding 2, item spacing 3):
-# Scene panel at (8, 8): Pause/Run (45, 41), Step (101, 41), Box (30, 101),
-# Sphere (77, 101), Shoot (131, 101), path field (170, 223), Save (77, 243). Contact inspector at (922, 388): first row (960, 459).
-cx=640 cy=400  # viewport centre: a box of the tower in tower10.json
-
-# ImGui 1.86 misses bare absolute moves: nudge one pixel and back after each.
-move() {
-    xdotool mousemove --window "$wid" "$1" "$2"; sleep 0.05
-    xdotool mousemove_relative 1 0; sleep 0.03
-    xdotool mousemove_relative -- -1 0; sleep 0.1
+# The report's value of a Python expression over s (its "state"), c ("camera"), w
+# ("widgets") and pixel(name) (where a body's centre is drawn, by the report's camera
+# and view); empty while there is no report yet.
+value() {
+    python3 - "$report" "$1" <<'PY' 2> /dev/null || true
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+s, c, w = d["state"], d["camera"], d["widgets"]
+def pixel(name):  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, degrees here
+    yaw, pitch = math.radians(c["yaw"]), math.radians(c["pitch"])
+    f = [-math.sin(yaw) * math.cos(pitch), -math.sin(pitch), -math.cos(yaw) * math.cos(pitch)]
+    r = [-f[2], 0.0, f[0]]
+    r = [x / math.hypot(*r) for x in r]
+    u = [r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0]]
+    p = next(b["position"] for b in d["bodies"] if b["name"] == name)
+    eye = [c["target"][i] - f[i] * c["distance"] for i in range(3)]
+    v = [p[i] - eye[i] for i in range(3)]
+    z = sum(v[i] * f[i] for i in range(3))
+    x0, y0, vw, vh = d["view"]
+    t = math.tan(math.radians(c["fov_y"]) / 2)
+    nx = sum(v[i] * r[i] for i in range(3)) / (z * t * vw / vh)
+    ny = sum(v[i] * u[i] for i in range(3)) / (z * t)
+    return int(x0 + (nx + 1) / 2 * vw), int(y0 + (1 - ny) / 2 * vh)
+print(eval(sys.argv[2]))
+PY
 }
-click() {  # x y [button]
-    move "$1" "$2"
-    xdotool mousedown "${3:-1}"; sleep 0.1
-    xdotool mouseup "${3:-1}"; sleep 0.2
+# expect EXPRESSION WHAT: waits until EXPRESSION holds, or fails naming WHAT.
+expect() {
+    local deadline=$((SECONDS + 10))
+    until [ "$(value "$1")" = True ]; do
+        if [ $SECONDS -ge $deadline ]; then
+            echo "session: FAILED: $2 (expected $1); the app shows: $(value 's')" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+    echo "session: ok: $2"
+}
+# at WIDGET: the centre of a widget ("Window/label") as the report has it drawn.
+at() {
+    expect "'$1' in w" "$1 is drawn" >&2  # stdout is the position
+    value "'%d %d' % (w['$1'][0] + w['$1'][2] / 2, w['$1'][1] + w['$1'][3] / 2)"
+}
+press() {  # WIDGET: a click on it
+    # shellcheck disable=SC2046
+    click $(at "$1")
 }
 drag() {  # button dx dy steps: press at the cursor, move in steps, release
     xdotool mousedown "$1"; sleep 0.15
@@ -42,57 +77,119 @@ drag() {  # button dx dy steps: press at the cursor, move in steps, release
     xdotool mouseup "$1"; sleep 0.2
 }
 key() { xdotool key --delay 40 "$@"; sleep 0.15; }
+bodies() { value "s['bodies']"; }
 
-# Spawn with the keys while pointing into the scene; select a body and delete it.
-move $cx $cy
-key b n t
+cx=640 cy=400  # viewport centre: a box of the tower in tower10.json
+expect "s['bodies'] == 11 and not s['paused']" "the tower runs"
+
+# Grab a box of the tower, throw it (left drag): held while the button is down.
+# shellcheck disable=SC2046
+move $(value "'%d %d' % pixel('box2')")
+xdotool mousedown 1; sleep 0.15
+for _ in $(seq 10); do xdotool mousemove_relative -- 20 -8; sleep 0.05; done
+expect "s['grabbing'] and s['selected'] == 'box2'" "a left drag on a body grabs it"
+xdotool mouseup 1; sleep 0.2
+expect "not s['grabbing']" "releasing the button lets it go"
+
+# Spawn with the keys while pointing at the ground beside the tower; select a body
+# and delete it.
+move $((cx - 200)) $((cy + 150))
+n=$(bodies)
+key b
+expect "s['bodies'] == $((n + 1)) and s['selected'] == 'box_1'" "B spawns box_1, selected"
+key n
+expect "s['bodies'] == $((n + 2)) and s['selected'] == 'sphere_1'" "N spawns sphere_1"
+key t
+expect "s['bodies'] == $((n + 3))" "T shoots shot_1"
 sleep 0.5
-click $cx $cy   # selects the body under the cursor (the Body panel shows it)
-sleep 0.3
+key Escape
+expect "s['selected'] is None" "Escape clears the selection"
+# shellcheck disable=SC2046
+click $(value "'%d %d' % pixel('box0')")  # selects the body under the cursor (the Body panel shows it)
+expect "s['selected'] == 'box0'" "a click selects the body under the cursor"
 key x
-# Grab a body, throw it (left drag).
-move $cx 500
-drag 1 20 -8 10
+expect "s['bodies'] == $((n + 2)) and s['selected'] is None" "X deletes the selected body"
 # Clock keys: pause, single steps, run; slower, faster; contacts; help on and off.
-key space s period period space bracketleft bracketright c h
-sleep 0.3
-key h f Escape
-# Camera: orbit (right drag), pan (middle drag and shift+right drag), zoom (wheel).
+key space
+expect "s['paused']" "Space pauses"
+step=$(value "s['shown_step']")
+key s
+expect "s['shown_step'] == $((step + 1))" "S steps once while paused"
+key period
+expect "s['shown_step'] == $((step + 2))" ". steps once"
+key period
+expect "s['shown_step'] == $((step + 3))" "and once more"
+key space
+expect "not s['paused']" "Space runs again"
+key bracketleft
+expect "s['time_scale'] == 0.5" "[ halves the time scale"
+key bracketright
+expect "s['time_scale'] == 1.0" "] doubles it back"
+key c
+expect "s['contacts']" "C shows the contacts"
+key h
+expect "s['help']" "H shows the help"
+key h
+expect "not s['help']" "H hides it again"
+# Camera: orbit (right drag), pan (middle drag and shift+right drag), zoom (wheel), frame (F).
 move $cx $cy
+yaw=$(value "c['yaw']")
 drag 3 12 4 8
+expect "abs(c['yaw'] - $yaw) > 1" "a right drag orbits"
+target=$(value "c['target']")
 drag 2 -6 5 8
+expect "c['target'] != $target" "a middle drag pans"
+target=$(value "c['target']")
 xdotool keydown shift; sleep 0.05
 drag 3 5 0 6
 xdotool keyup shift; sleep 0.1
+expect "c['target'] != $target" "a shift+right drag pans"
+distance=$(value "c['distance']")
 xdotool click --repeat 3 --delay 60 4; sleep 0.1
+expect "c['distance'] < $distance" "the wheel up zooms in"
+distance=$(value "c['distance']")
 xdotool click --repeat 2 --delay 60 5; sleep 0.1
+expect "c['distance'] > $distance" "the wheel down zooms out"
+target=$(value "c['target']")
 key f
+expect "c['target'] != $target" "F frames the scene"
 # Panels: Pause then Run, Step (pauses) then Run, spawn buttons, pick a contact row.
-click 45 41
-click 45 41
-click 101 41
-click 45 41
-click 30 101
-click 77 101
-click 131 101
+press "Scene/Pause"
+expect "s['paused']" "the Pause button pauses"
+press "Scene/Run"
+expect "not s['paused']" "the Run button runs"
+press "Scene/Step"
+expect "s['paused']" "the Step button pauses"
+press "Scene/Run"
+expect "not s['paused']" "Run again"
+n=$(bodies)
+press "Scene/Box"
+expect "s['bodies'] == $((n + 1))" "the Box button spawns a box"
+press "Scene/Sphere"
+expect "s['bodies'] == $((n + 2))" "the Sphere button spawns a sphere"
+press "Scene/Shoot"
+expect "s['bodies'] == $((n + 3))" "the Shoot button shoots a sphere"
 sleep 0.5
-click 960 459
-sleep 0.5
+press "Contact inspector/contact row 0"
+expect "s['picked_contact'] is not None" "a click on a contact row picks it"
 # Save the world from the panel: path field, select all, type, "Save".
-click 170 223
-xdotool keydown ctrl+a; sleep 0.25  # ImGui 1.86 reads held keys once per frame
-xdotool keyup ctrl+a; sleep 0.1
+press "Scene/##path"
+hold ctrl+a  # ImGui 1.86 reads held keys once per frame
 xdotool type --delay 15 -- "$mid"; sleep 0.3
-click 77 243
-sleep 0.3
+press "Scene/Save"
+expect "s['message'].startswith('saved') and '$(basename "$mid")' in s['message']" "Save writes the typed path"
 # The known end state (see the header). Space pauses: the session is running here.
 move $cx $cy
 key space
+expect "s['paused']" "Space pauses"
 key r
+expect "s['bodies'] == 11 and s['shown_step'] == 0" "R resets to the scene"
 key b
+expect "s['selected'] == 'box_1'" "B spawns box_1"
 key x
+expect "s['bodies'] == 11" "X deletes it"
 key n t
-sleep 0.3
+expect "s['bodies'] == 13" "N and T add sphere_1 and shot_1"
 key ctrl+q
 wait $pid
 trap - EXIT

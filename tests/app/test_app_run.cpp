@@ -296,20 +296,25 @@ TEST(AppRun, OpeningBadFilesFromTheScenePanelShowsTheErrorAndKeepsTheScene) {
 // Issue 5, "the app runs a scripted session under ASan with no report": the common
 // keys (B, N, T spawn; X deletes; Space, S, '.' pause and step; R resets; [ ] C H F Esc),
 // left drags, camera drags and the wheel, and panel clicks (Pause/Run, Step, Box, Sphere,
-// Shoot, a Contact inspector row, Save). In the sanitizer build any ASan or UBSan report
-// makes the app exit non-zero, which fails the script.
+// Shoot, a Contact inspector row, Save), each checked for its effect as it happens and the
+// widgets clicked where the app reports them (issue 23). In the sanitizer build any ASan
+// or UBSan report makes the app exit non-zero, which fails the script.
 TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
     if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
     const std::string out = tempPath("session.json");
     const std::string mid = tempPath("session_mid.json");
     const std::string log = tempPath("session.txt");
+    const std::string report = tempPath("session_layout.json");
     fs::remove(out);
     fs::remove(mid);
     const std::string scene = kSource + "/assets/scenes/tower10.json";
+    // The script checks each step's effect on what the app shows (its "session: ok"
+    // lines); a check that does not hold fails it.
     ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/session_with_xdotool.sh' '" +
-                  kApp + "' '" + scene + "' '" + out + "' '" + mid + "' > '" + log + "' 2>&1"),
+                  kApp + "' '" + scene + "' '" + out + "' '" + mid + "' '" + report + "' > '" + log + "' 2>&1"),
               0)
         << fileText(log);
+    EXPECT_EQ(fileText(log).find("session: FAILED"), std::string::npos) << fileText(log);
     EXPECT_EQ(fileText(log).find("runtime error"), std::string::npos) << fileText(log);  // UBSan
 
     // Midway (saved from the panel): 11 tower bodies + 3 from the keys - 1 deleted + 3 from the buttons.
@@ -341,6 +346,7 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
     fs::remove(out);
     fs::remove(mid);
     fs::remove(log);
+    fs::remove(report);
 }
 
 // Issue 20, "a sandbox you can tune in": typed values apply when the field is left,
