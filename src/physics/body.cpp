@@ -219,4 +219,10 @@ double Body::kineticEnergy() const {
     return 0.5 * mass * glm::dot(v, v) + 0.5 * glm::dot(w, glm::dmat3(inertiaBody) * w);
 }
 
+glm::dvec3 Body::spinAngularMomentum() const {
+    if (isStatic) return glm::dvec3(0.0);
+    const glm::dmat3 r(rotation);
+    return r * (glm::dmat3(inertiaBody) * (glm::transpose(r) * glm::dvec3(angularVelocity)));
+}
+
 }  // namespace impulse

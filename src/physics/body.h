@@ -119,6 +119,8 @@ struct alignas(64) Body {
     /// Velocity of the material point at world position p.
     /// 1/2 m v^2 + 1/2 w . I w, J (in double; 0 for a static body).
     double kineticEnergy() const;
+    /// I_world w about the centre of mass, world frame, kg m^2/s (in double; 0 for a static body).
+    glm::dvec3 spinAngularMomentum() const;
     vec3 velocityAt(const vec3& p) const { return linearVelocity + glm::cross(angularVelocity, p - position); }
 };
 

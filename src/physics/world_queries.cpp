@@ -169,10 +169,8 @@ glm::dvec3 World::angularMomentum() const {
     glm::dvec3 momentum(0.0);
     for (const Body& body : bodies_) {
         if (!body.isAlive() || body.isStatic) continue;
-        const glm::dmat3 rotation(body.rotation);
-        const glm::dvec3 spin =
-            rotation * (glm::dmat3(body.inertiaBody) * (glm::transpose(rotation) * glm::dvec3(body.angularVelocity)));
-        momentum += glm::cross(glm::dvec3(body.position), double(body.mass) * glm::dvec3(body.linearVelocity)) + spin;
+        momentum += glm::cross(glm::dvec3(body.position), double(body.mass) * glm::dvec3(body.linearVelocity)) +
+                    body.spinAngularMomentum();
     }
     return momentum;
 }
