@@ -1,0 +1,134 @@
+#include "app/classroom.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace impulse::app {
+
+BodyMotion bodyMotion(const Body& body, const glm::dvec3& systemCentre) {
+    BodyMotion motion;
+    if (body.isStatic) return motion;
+    motion.momentum = double(body.mass) * glm::dvec3(body.linearVelocity);
+    motion.spin = body.spinAngularMomentum();
+    motion.angularMomentum = glm::cross(glm::dvec3(body.position) - systemCentre, motion.momentum) + motion.spin;
+    motion.kineticEnergy = body.kineticEnergy();
+    return motion;
+}
+
+SystemMotion systemMotion(const World& world, const std::vector<BodyId>& bodies) {
+    std::vector<const Body*> members;
+    const auto take = [&](BodyId id) {
+        if (world.isValid(id) && world.body(id).isDynamic()) members.push_back(&world.body(id));
+    };
+    if (bodies.empty()) {
+        for (BodyId id : world.bodyIds()) take(id);
+    } else {
+        for (BodyId id : bodies) take(id);
+    }
+    SystemMotion system;
+    system.bodies = members.size();
+    glm::dvec3 massMoment(0.0);
+    for (const Body* b : members) {
+        system.mass += b->mass;
+        massMoment += double(b->mass) * glm::dvec3(b->position);
+        system.momentum += double(b->mass) * glm::dvec3(b->linearVelocity);
+    }
+    if (system.mass <= 0.0) return system;
+    system.centre = massMoment / system.mass;
+    system.velocity = system.momentum / system.mass;
+    // A second pass: the angular momentum is taken about the centre just found.
+    for (const Body* b : members) {
+        const BodyMotion motion = bodyMotion(*b, system.centre);
+        system.angularMomentum += motion.angularMomentum;
+        system.kineticEnergy += motion.kineticEnergy;
+    }
+    return system;
+}
+
+namespace {
+
+/// `body`'s kinetic energy with `impulse` (linear, kg m/s) and `angularImpulse`
+/// (about its centre, kg m^2/s) taken back out of its velocities.
+double energyWithout(const Body& body, const glm::dvec3& impulse, const glm::dvec3& angularImpulse) {
+    if (body.isStatic) return 0.0;
+    Body before = body;
+    before.linearVelocity = vec3(glm::dvec3(body.linearVelocity) - impulse / double(body.mass));
+    before.angularVelocity =
+        vec3(glm::dvec3(body.angularVelocity) - glm::dmat3(body.inverseInertiaWorld) * angularImpulse);
+    return before.kineticEnergy();
+}
+
+}  // namespace
+
+std::optional<ImpactBookkeeping> strongestImpact(const World& world, double time) {
+    if (world.stats().impacts == 0) return std::nullopt;
+    // The impact points of each pair, in report order (deterministic).
+    std::vector<std::vector<const ContactPointInfo*>> pairs;
+    std::map<std::pair<uint32_t, uint32_t>, size_t> pairIndex;
+    for (const ContactPointInfo& c : world.impacts()) {
+        const auto key = std::make_pair(c.bodyA.index, c.bodyB.index);
+        const auto [it, added] = pairIndex.emplace(key, pairs.size());
+        if (added) pairs.emplace_back();
+        pairs[it->second].push_back(&c);
+    }
+    const auto normalImpulse = [](const std::vector<const ContactPointInfo*>& points) {
+        double sum = 0.0;
+        for (const ContactPointInfo* c : points) sum += c->impactNormalImpulse;
+        return sum;
+    };
+    size_t strongest = 0;
+    for (size_t i = 1; i < pairs.size(); ++i) {
+        if (normalImpulse(pairs[i]) > normalImpulse(pairs[strongest])) strongest = i;
+    }
+    const std::vector<const ContactPointInfo*>& points = pairs[strongest];
+    const ContactPointInfo& first = *points.front();
+
+    ImpactBookkeeping impact;
+    impact.step = world.stepCount();
+    impact.time = time;
+    impact.bodyA = first.bodyA;
+    impact.bodyB = first.bodyB;
+    impact.nameA = world.body(first.bodyA).name;
+    impact.nameB = world.body(first.bodyB).name;
+    impact.points = int(points.size());
+    impact.normal = first.normal;
+    impact.approachSpeed = -first.impactArrivalVelocity;
+    impact.restitution = first.restitution;
+    glm::dvec3 pointSum(0.0), angularOnA(0.0), angularOnB(0.0);
+    for (const ContactPointInfo* c : points) {
+        const glm::dvec3 j = double(c->impactNormalImpulse) * glm::dvec3(c->normal) + glm::dvec3(c->impactFrictionImpulse);
+        impact.impulseOnB += j;
+        angularOnA += glm::cross(glm::dvec3(c->rA), -j);
+        angularOnB += glm::cross(glm::dvec3(c->rB), j);
+        pointSum += glm::dvec3(c->point);
+        const double u = -double(c->impactArrivalVelocity);
+        impact.predictedLoss += (1.0 - double(c->restitution) * c->restitution) * 0.5 * c->normalMass * u * u;
+    }
+    impact.point = vec3(pointSum / double(points.size()));
+    const Body& a = world.body(first.bodyA);
+    const Body& b = world.body(first.bodyB);
+    impact.energyAfter = a.kineticEnergy() + b.kineticEnergy();
+    impact.energyBefore = energyWithout(a, -impact.impulseOnB, angularOnA) + energyWithout(b, impact.impulseOnB, angularOnB);
+    return impact;
+}
+
+void ImpactBookkeepingLog::record(const World& world, double time) {
+    std::optional<ImpactBookkeeping> impact = strongestImpact(world, time);
+    if (!impact) return;
+    entries_.push_back(std::move(*impact));
+    while (entries_.size() > kCapacity) entries_.pop_front();
+}
+
+void ImpactBookkeepingLog::forgetAfter(uint64_t step) {
+    while (!entries_.empty() && entries_.back().step > step) entries_.pop_back();
+}
+
+const ImpactBookkeeping* ImpactBookkeepingLog::latestAtOrBefore(uint64_t step) const {
+    // Steps ascend: the first entry after `step`, then one back.
+    const auto later = std::upper_bound(entries_.begin(), entries_.end(), step,
+                                        [](uint64_t s, const ImpactBookkeeping& e) { return s < e.step; });
+    return later == entries_.begin() ? nullptr : &*std::prev(later);
+}
+
+}  // namespace impulse::app
