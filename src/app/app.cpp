@@ -438,6 +438,15 @@ int App::run() {
         sceneLoaded();
         opened = "loaded built-in scene";
     }
+    view_.classroom = options_.show;
+    if (!options_.select.empty()) {
+        const BodyId chosen = experiment_.world().findBody(options_.select);
+        if (!chosen) {
+            std::fprintf(stderr, "impulse-lab: --select: the scene has no body named '%s'\n", options_.select.c_str());
+            return 2;
+        }
+        experiment_.select(chosen);
+    }
     settingsPath_ = layoutSettingsPath();
     AppSettings settings;
     if (settingsPath_.empty()) {
@@ -512,6 +521,9 @@ int App::run() {
                             requests);
         if (ui::columnSplitters(layout_, columnWidths_)) framesSinceInput_ = 0;
         Frame::drawGizmo(input_.gizmo(), input_.gizmoHighlight(), layout_.view, layout_.textScale);
+        Frame::drawClassroomLabels(experiment_.world(), view_.classroom,
+                                   impactShownAt(experiment_.observations().strongestImpacts, experiment_.world()),
+                                   experiment_.selected(), input_.camera(), layout_.view);
         statusBarBottom_ = Frame::drawOverlay(experiment_.world(), experiment_.scene().name, sim_, layout_.view,
                                               input_.mouseX(), input_.mouseY(), input_.poseDragCaption());
         ImGui::Render();
@@ -533,7 +545,8 @@ int App::run() {
         const float alpha =
             sim_.paused ? 1.0f : static_cast<float>(videoFrame_ ? videoClock_.alpha() : clock_.alpha());
         frame_.build(experiment_.world(), experiment_.ghostWorld(), experiment_.selected(), input_.hover(), alpha, view_,
-                     panels_.pickedContact(), input_.preview());
+                     panels_.pickedContact(), input_.preview(),
+                     impactShownAt(experiment_.observations().strongestImpacts, experiment_.world()));
         const ShadowCut cut = autoShadows_.cut(view_.shadows, frame_.tier());
         const bool timerQueries = frame_.tier().timerQueries;
         const Uint64 renderStart = SDL_GetPerformanceCounter();

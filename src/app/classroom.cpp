@@ -131,4 +131,11 @@ const ImpactBookkeeping* ImpactBookkeepingLog::latestAtOrBefore(uint64_t step) c
     return later == entries_.begin() ? nullptr : &*std::prev(later);
 }
 
+const ImpactBookkeeping* impactShownAt(const ImpactBookkeepingLog& log, const World& world) {
+    const ImpactBookkeeping* impact = log.latestAtOrBefore(world.stepCount());
+    if (!impact) return nullptr;
+    const double age = double(world.stepCount() - impact->step) * world.settings().timestep;
+    return age < kImpactShownSeconds ? impact : nullptr;
+}
+
 }  // namespace impulse::app

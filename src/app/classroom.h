@@ -104,4 +104,11 @@ private:
     std::deque<ImpactBookkeeping> entries_;
 };
 
+/// Simulated seconds the views show an impact's change of momentum after it.
+inline constexpr double kImpactShownSeconds = 1.0;
+
+/// The impact to show at `world`'s step: the latest at or before it, if it was
+/// less than kImpactShownSeconds before; or null.
+const ImpactBookkeeping* impactShownAt(const ImpactBookkeepingLog& log, const World& world);
+
 }  // namespace impulse::app

@@ -17,6 +17,68 @@ namespace impulse::app {
 
 namespace {
 
+// The classroom vectors' colours, shared by the arrows and their labels.
+const glm::vec4 kVelocityColor{0.3f, 0.6f, 1.0f, 1.0f};
+const glm::vec4 kMomentumColor{0.35f, 0.9f, 0.45f, 1.0f};
+const glm::vec4 kAngularVelocityColor{0.75f, 0.4f, 1.0f, 1.0f};
+const glm::vec4 kAngularMomentumColor{1.0f, 0.45f, 0.75f, 1.0f};
+const glm::vec4 kImpactColor{1.0f, 0.8f, 0.1f, 1.0f};
+const glm::vec4 kSystemColor{1.0f, 1.0f, 1.0f, 1.0f};
+
+/// One classroom arrow: where it starts and ends (world), its colour, and the
+/// value its label shows.
+struct ClassroomArrow {
+    glm::vec3 from, to;
+    glm::vec4 color;
+    const char* symbol;  ///< v, p, w, L, dp
+    double value;        ///< the vector's length, in `unit`
+    const char* unit;
+    BodyId body;         ///< whose vector; null for the system's
+};
+
+/// Every classroom arrow `view` turns on, for the dynamic bodies of `world`, the
+/// change of momentum of `impact` (null: none shown) and the system's centre.
+std::vector<ClassroomArrow> classroomArrows(const World& world, const ClassroomView& view,
+                                            const ImpactBookkeeping* impact) {
+    std::vector<ClassroomArrow> arrows;
+    const bool perBody = view.velocity || view.momentum || view.angularVelocity || view.angularMomentum;
+    const auto add = [&](const glm::vec3& from, const glm::dvec3& vector, float scale, const glm::vec4& color,
+                         const char* symbol, const char* unit, BodyId body) {
+        arrows.push_back({from, from + glm::vec3(vector) * scale, color, symbol, glm::length(vector), unit, body});
+    };
+    if (perBody) {
+        for (BodyId id : world.bodyIds()) {
+            const Body& b = world.body(id);
+            if (b.isStatic) continue;
+            const BodyMotion motion = bodyMotion(b, glm::dvec3(b.position));
+            if (view.velocity) add(b.position, glm::dvec3(b.linearVelocity), view.velocityScale, kVelocityColor, "v", "m/s", id);
+            if (view.momentum) add(b.position, motion.momentum, view.momentumScale, kMomentumColor, "p", "kg m/s", id);
+            if (view.angularVelocity) {
+                add(b.position, glm::dvec3(b.angularVelocity), view.angularVelocityScale, kAngularVelocityColor, "w",
+                    "rad/s", id);
+            }
+            if (view.angularMomentum) {
+                add(b.position, motion.spin, view.angularMomentumScale, kAngularMomentumColor, "L", "kg m^2/s", id);
+            }
+        }
+    }
+    if (view.impactMomentum && impact) {
+        // From each body's centre (a static body's at the impact point): equal and opposite.
+        const auto from = [&](BodyId id) {
+            return world.isValid(id) && world.body(id).isDynamic() ? world.body(id).position : impact->point;
+        };
+        add(from(impact->bodyA), impact->momentumChangeA(), view.momentumScale, kImpactColor, "dp", "kg m/s", impact->bodyA);
+        add(from(impact->bodyB), impact->momentumChangeB(), view.momentumScale, kImpactColor, "dp", "kg m/s", impact->bodyB);
+    }
+    if (view.systemCentre) {
+        const SystemMotion system = systemMotion(world);
+        if (system.bodies > 0) {
+            add(glm::vec3(system.centre), system.velocity, view.velocityScale, kSystemColor, "v_cm", "m/s", BodyId{});
+        }
+    }
+    return arrows;
+}
+
 const glm::vec3 kPalette[] = {{0.86f, 0.42f, 0.32f}, {0.25f, 0.62f, 0.66f}, {0.93f, 0.74f, 0.3f},
                               {0.45f, 0.52f, 0.8f},  {0.56f, 0.72f, 0.42f}, {0.82f, 0.5f, 0.66f},
                               {0.95f, 0.6f, 0.38f},  {0.42f, 0.74f, 0.88f}};
@@ -98,10 +160,10 @@ Pose Frame::blendedPose(const Body& b, BodyId id, float alpha, const std::vector
 
 void Frame::build(const World& world, const World* ghost, BodyId selected, BodyId hover, float alpha,
                   const ui::DebugView& view, const ui::ContactKey& pickedContact,
-                  const std::optional<PosePreview>& preview) {
+                  const std::optional<PosePreview>& preview, const ImpactBookkeeping* impact) {
     buildDrawList(world, selected, hover, alpha, preview);
     if (ghost) buildGhostList(*ghost, world, alpha);
-    buildDebugLayer(world, selected, view, pickedContact, preview);
+    buildDebugLayer(world, selected, view, pickedContact, preview, impact);
 }
 
 void Frame::buildGhostList(const World& ghost, const World& world, float alpha) {
@@ -163,7 +225,8 @@ void Frame::buildDrawList(const World& world, BodyId selected, BodyId hover, flo
 }
 
 void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
-                            const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview) {
+                            const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview,
+                            const ImpactBookkeeping* impact) {
     debug_.clear();
     // A pile has thousands of contact points: copy them all out only when all are
     // drawn, else only those of the picked point's body (or none).
@@ -191,10 +254,6 @@ void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::Debug
             debug_.aabb(box.lower, box.upper, b.isStatic ? glm::vec4(0.6f, 0.6f, 0.6f, 0.6f) : glm::vec4(1.0f, 1.0f, 0.3f, 0.9f));
         }
         if (b.isStatic) continue;
-        if (view.velocities) {
-            debug_.arrow(b.position, b.position + b.linearVelocity * view.velocityScale, {0.3f, 0.6f, 1.0f, 1.0f});
-            debug_.arrow(b.position, b.position + b.angularVelocity * view.velocityScale, {0.75f, 0.4f, 1.0f, 1.0f});
-        }
         if (view.centreOfMass) {
             debug_.cross(b.position, 0.15f, {1.0f, 1.0f, 1.0f, 1.0f});
             debug_.point(b.position, {0.1f, 0.1f, 0.1f, 1.0f}, 6.0f);
@@ -222,12 +281,63 @@ void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::Debug
             debug_.circle(centre, rotation[2], rotation[0], r, orange);
         }
     }
+    buildClassroomVectors(world, view.classroom, impact);
     const DragState& drag = world.drag();
     if (drag.active) {
         debug_.line(drag.anchor, drag.target, {1.0f, 1.0f, 1.0f, 1.0f});
         debug_.point(drag.target, {1.0f, 1.0f, 1.0f, 1.0f}, 9.0f);
         debug_.point(drag.anchor, {1.0f, 0.55f, 0.1f, 1.0f}, 9.0f);
     }
+}
+
+void Frame::buildClassroomVectors(const World& world, const ClassroomView& view, const ImpactBookkeeping* impact) {
+    for (const ClassroomArrow& arrow : classroomArrows(world, view, impact)) {
+        debug_.arrow(arrow.from, arrow.to, arrow.color);
+        // The system's centre of mass: a marker that reads apart from the bodies' own.
+        if (!arrow.body) {
+            debug_.cross(arrow.from, 0.3f, arrow.color);
+            debug_.point(arrow.from, arrow.color, 10.0f);
+        }
+    }
+    if (view.impactMomentum && impact) debug_.point(impact->point, kImpactColor, 9.0f);
+}
+
+void Frame::drawClassroomLabels(const World& world, const ClassroomView& view, const ImpactBookkeeping* impact,
+                                BodyId selected, const render::OrbitCamera& camera, const ui::Rect& rect) {
+    // Labelled: the selected body's vectors, both change-of-momentum arrows and the
+    // system's centre; every body's label would bury a pile in text.
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    dl->PushClipRect(ImVec2(rect.x, rect.y), ImVec2(rect.right(), rect.bottom()), true);
+    char text[96];
+    std::vector<ImVec4> placed;  // the labels' rectangles so far: left, top, right, bottom
+    for (const ClassroomArrow& arrow : classroomArrows(world, view, impact)) {
+        const bool impactArrow = arrow.color == kImpactColor;
+        if (arrow.body && arrow.body != selected && !impactArrow) continue;
+        if (arrow.body && arrow.value == 0.0) continue;  // no arrow to label
+        const glm::vec4 tip = camera.project(arrow.to, rect.w, rect.h);
+        if (tip.w <= 0.0f) continue;  // behind the eye
+        if (arrow.body) {
+            std::snprintf(text, sizeof text, "%s %.3g %s", arrow.symbol, arrow.value, arrow.unit);
+        } else {
+            std::snprintf(text, sizeof text, "centre of mass, v %.3g m/s", arrow.value);
+        }
+        ImVec2 at(rect.x + tip.x + 6.0f, rect.y + tip.y - 8.0f);
+        const ImVec2 size = ImGui::CalcTextSize(text);
+        // Arrows of one body end close together: a label that would cover one already
+        // placed goes below it.
+        const auto covers = [&](const ImVec4& r) {
+            return at.x < r.z && at.x + size.x > r.x && at.y < r.w && at.y + size.y > r.y;
+        };
+        for (auto hit = std::find_if(placed.begin(), placed.end(), covers); hit != placed.end();
+             hit = std::find_if(placed.begin(), placed.end(), covers)) {
+            at.y = hit->w + 3.0f;
+        }
+        placed.push_back(ImVec4(at.x - 3.0f, at.y - 1.0f, at.x + size.x + 3.0f, at.y + size.y + 1.0f));
+        dl->AddRectFilled(ImVec2(at.x - 3, at.y - 1), ImVec2(at.x + size.x + 3, at.y + size.y + 1),
+                          IM_COL32(20, 24, 30, 170), 3.0f);
+        dl->AddText(at, ImGui::ColorConvertFloat4ToU32(ImVec4(arrow.color.x, arrow.color.y, arrow.color.z, 1.0f)), text);
+    }
+    dl->PopClipRect();
 }
 
 render::RenderOptions Frame::renderOptions(ShadowCut cut) const {

@@ -4,6 +4,7 @@
 // panels' rectangles left out, the overlay above the view, and screenshots.
 #pragma once
 
+#include "app/classroom.h"
 #include "app/gizmo.h"
 #include "app/picking.h"
 #include "physics/world.h"
@@ -51,12 +52,13 @@ public:
 
     /// The draw lists and the debug layer from the world as it is now, bodies drawn
     /// `alpha` of the way from their pose before the last step to their pose after it;
-    /// a body being moved or turned at its `preview` pose. The `ghost` run's bodies (null:
+    /// a body being moved or turned at its `preview` pose; `impact` (null: none) is the
+    /// impact whose change of momentum shows. The `ghost` run's bodies (null:
     /// none) are drawn see-through, blended the same way, except where they are just
     /// where the same body is now.
     void build(const World& world, const World* ghost, BodyId selected, BodyId hover, float alpha,
                const ui::DebugView& view, const ui::ContactKey& pickedContact,
-               const std::optional<PosePreview>& preview);
+               const std::optional<PosePreview>& preview, const ImpactBookkeeping* impact);
     /// Every body of the run at the pose build() drew it (what a click picks; never the ghost's).
     const std::vector<ShownBody>& shownBodies() const { return shown_; }
     /// The 3D pass of what build() made. Call after ImGui::Render(): it leaves out the panels.
@@ -71,6 +73,10 @@ public:
     /// status bar's bottom edge (window pixels).
     static float drawOverlay(const World& world, const std::string& sceneName, const ui::SimControls& sim,
                              const ui::Rect& view, int mouseX, int mouseY, const std::string& poseCaption);
+    /// The values of the classroom vectors by their tips (the selected body's, the
+    /// impact's and the system's), over the 3D pass, under the panels, clipped to the view.
+    static void drawClassroomLabels(const World& world, const ClassroomView& view, const ImpactBookkeeping* impact,
+                                    BodyId selected, const render::OrbitCamera& camera, const ui::Rect& rect);
     /// The gizmo (view pixels) over the 3D pass, under the panels, clipped to the view;
     /// `highlight` drawn brighter and thicker.
     static void drawGizmo(const GizmoShape& gizmo, GizmoHandle highlight, const ui::Rect& view, float scale);
@@ -88,7 +94,9 @@ private:
                        const std::optional<PosePreview>& preview);
     void buildGhostList(const World& ghost, const World& world, float alpha);
     void buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
-                         const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview);
+                         const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview,
+                         const ImpactBookkeeping* impact);
+    void buildClassroomVectors(const World& world, const ClassroomView& view, const ImpactBookkeeping* impact);
     render::RenderOptions renderOptions(ShadowCut cut) const;
     std::vector<glm::ivec4> hiddenPanelRects() const;
     /// A window rectangle in framebuffer pixels (x, y from the bottom left, width, height).

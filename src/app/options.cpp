@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 
 namespace impulse::app {
 
@@ -17,6 +18,31 @@ bool parseInt(const char* text, long lo, long hi, int& out) {
 
 }  // namespace
 
+std::string parseClassroomViews(const std::string& list, ClassroomView& out) {
+    std::istringstream names(list);
+    std::string name;
+    bool any = false;
+    while (std::getline(names, name, ',')) {
+        if (name == "velocity") {
+            out.velocity = true;
+        } else if (name == "momentum") {
+            out.momentum = true;
+        } else if (name == "angular-velocity") {
+            out.angularVelocity = true;
+        } else if (name == "angular-momentum") {
+            out.angularMomentum = true;
+        } else if (name == "impact-momentum") {
+            out.impactMomentum = true;
+        } else if (name == "centre-of-mass") {
+            out.systemCentre = true;
+        } else {
+            return "--show: '" + name + "' is not a view (" + kClassroomViewNames + ")";
+        }
+        any = true;
+    }
+    return any ? "" : std::string("--show needs a list of views (") + kClassroomViewNames + ")";
+}
+
 const char* usageText() {
     return "usage: impulse-lab [SCENE.json] [options]\n"
            "  --frames N            quit after N frames\n"
@@ -29,6 +55,9 @@ const char* usageText() {
            "  --render-tier T       software, standard or auto (default): the tier GL_RENDERER implies\n"
            "                        (software for llvmpipe, softpipe, SwiftShader; standard otherwise)\n"
            "  --shadows S           auto, on or off for this run (default: the World panel's, saved)\n"
+           "  --show LIST           classroom vectors to draw, comma-separated: velocity, momentum,\n"
+           "                        angular-velocity, angular-momentum, impact-momentum, centre-of-mass\n"
+           "  --select NAME         select the body of that name at the start (its values are shown)\n"
            "  -h, --help            this text\n"
            "Without a display, run with SDL_VIDEODRIVER=offscreen, or use impulse-sim for headless runs.\n";
 }
@@ -81,6 +110,14 @@ std::string parseOptions(int argc, const char* const* argv, AppOptions& out) {
                        " (auto, on or off)";
             }
             out.shadows = mode;
+        } else if (!std::strcmp(arg, "--show")) {
+            const char* v = value(arg);
+            const std::string error = parseClassroomViews(v ? v : "", out.show);
+            if (!error.empty()) return error;
+        } else if (!std::strcmp(arg, "--select")) {
+            const char* v = value(arg);
+            if (!v || !*v) return "--select needs a body's name";
+            out.select = v;
         } else if (!std::strcmp(arg, "--paused")) {
             out.paused = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {

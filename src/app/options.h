@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/auto_shadows.h"
+#include "app/classroom_view.h"
 #include "render/render_tier.h"
 
 #include <optional>
@@ -18,6 +19,8 @@ struct AppOptions {
     bool paused = false;
     render::TierChoice renderTier;  ///< none: the tier GL_RENDERER implies
     std::optional<ShadowMode> shadows;  ///< for this run; none: the saved setting
+    ClassroomView show;         ///< the classroom vectors drawn from the start (--show)
+    std::string select;         ///< the body selected at the start; empty: none
     std::string recordVideo;    ///< record the view from the first frame into a new folder here
     bool help = false;
 };

@@ -347,15 +347,39 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
         widgets::Checkbox("normals", &view.normals);
         ImGui::SameLine(200);
         widgets::Checkbox("impulses", &view.impulses);
-        widgets::Checkbox("velocities", &view.velocities);
-        ImGui::SameLine(110);
         widgets::Checkbox("AABBs", &view.aabbs);
-        ImGui::SameLine(200);
+        ImGui::SameLine(110);
         widgets::Checkbox("COM", &view.centreOfMass);
+        ImGui::SameLine(200);
         widgets::Checkbox("principal axes", &view.principalAxes);
         widgets::Checkbox("follow selected body (L)", &view.followSelected);
         ImGui::DragFloat("impulse scale (m/Ns)", &view.impulseScale, 0.01f, 0.001f, 100.0f, "%.3f");
-        ImGui::DragFloat("velocity scale (s)", &view.velocityScale, 0.01f, 0.001f, 10.0f, "%.3f");
+    }
+    if (ImGui::CollapsingHeader("Classroom vectors", ImGuiTreeNodeFlags_DefaultOpen)) {
+        app::ClassroomView& c = view.classroom;
+        // Each vector beside its scale: metres of arrow per unit of the quantity.
+        const auto vector = [](const char* label, bool& on, const char* scaleLabel, float& scale, const char* help) {
+            widgets::Checkbox(label, &on);
+            hoverHelp(help);
+            ImGui::SameLine(150);
+            ImGui::SetNextItemWidth(-FLT_MIN);
+            ImGui::DragFloat(scaleLabel, &scale, 0.005f, 0.001f, 10.0f, "%.3f m per unit");
+        };
+        vector("velocity v", c.velocity, "##v scale", c.velocityScale, "Each dynamic body's velocity (m/s).");
+        vector("momentum p", c.momentum, "##p scale", c.momentumScale,
+               "Each dynamic body's momentum m v (kg m/s). The impact's dp arrows use the same scale.");
+        vector("ang. velocity w", c.angularVelocity, "##w scale", c.angularVelocityScale,
+               "Each dynamic body's angular velocity (rad/s, world frame).");
+        vector("ang. momentum L", c.angularMomentum, "##L scale", c.angularMomentumScale,
+               "Each dynamic body's angular momentum I w about its own centre of mass\n"
+               "(kg m^2/s, world frame).");
+        widgets::Checkbox("impact dp", &c.impactMomentum);
+        hoverHelp("The change of momentum of both bodies of the last impact (the step's strongest),\n"
+                  "equal and opposite, for a second of simulated time after it.");
+        ImGui::SameLine(150);
+        widgets::Checkbox("system centre of mass", &c.systemCentre);
+        hoverHelp("The dynamic bodies' centre of mass, with its velocity at the velocity scale.");
+        ImGui::TextColored(kDimColor, "values: the selected body's, by the arrow tips");
     }
     if (ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) {
         int shadows = static_cast<int>(view.shadows);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/auto_shadows.h"
+#include "app/classroom_view.h"
 #include "app/video.h"
 #include "physics/world.h"
 #include "render/render_tier.h"
@@ -35,12 +36,11 @@ struct DebugView {
     bool contacts = false;
     bool normals = false;
     bool impulses = false;
-    bool velocities = false;
     bool aabbs = false;
     bool centreOfMass = false;
     bool principalAxes = false;
     float impulseScale = 0.5f;   ///< m of arrow per N s
-    float velocityScale = 0.25f; ///< m of arrow per m/s
+    app::ClassroomView classroom;  ///< velocity, momentum, spin and impact vectors, the system's centre
     app::ShadowMode shadows = app::ShadowMode::automatic;  ///< see app/auto_shadows.h
     bool followSelected = false;  ///< the camera's target follows the selected body
 };

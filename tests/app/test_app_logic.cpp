@@ -313,6 +313,34 @@ TEST(Options, ShadowsFlagTakesAutoOnOrOffAndSaysSoOtherwise) {
     EXPECT_EQ(parse({"--shadows"}, o), "--shadows: missing (auto, on or off)");
 }
 
+TEST(Options, ShowTurnsOnTheNamedClassroomViewsAndNamesAnUnknownOne) {
+    auto parse = [](std::vector<const char*> args, app::AppOptions& o) {
+        args.insert(args.begin(), "impulse-lab");
+        return app::parseOptions(static_cast<int>(args.size()), args.data(), o);
+    };
+    app::AppOptions o;
+    EXPECT_EQ(parse({"--show", "momentum,impact-momentum,centre-of-mass", "--select", "cue"}, o), "");
+    EXPECT_TRUE(o.show.momentum);
+    EXPECT_TRUE(o.show.impactMomentum);
+    EXPECT_TRUE(o.show.systemCentre);
+    EXPECT_FALSE(o.show.velocity);
+    EXPECT_FALSE(o.show.angularVelocity);
+    EXPECT_FALSE(o.show.angularMomentum);
+    EXPECT_EQ(o.select, "cue");
+    app::AppOptions all;
+    EXPECT_EQ(parse({"--show", "velocity,angular-velocity,angular-momentum"}, all), "");
+    EXPECT_TRUE(all.show.velocity && all.show.angularVelocity && all.show.angularMomentum);
+
+    app::AppOptions bad;
+    EXPECT_EQ(parse({"--show", "momentum,spin"}, bad),
+              "--show: 'spin' is not a view (velocity, momentum, angular-velocity, angular-momentum, "
+              "impact-momentum, centre-of-mass)");
+    EXPECT_EQ(parse({"--show"}, bad),
+              "--show needs a list of views (velocity, momentum, angular-velocity, angular-momentum, "
+              "impact-momentum, centre-of-mass)");
+    EXPECT_EQ(parse({"--select"}, bad), "--select needs a body's name");
+}
+
 TEST(FixedStepClock, SpendsWholeStepsAndKeepsTheRemainder) {
     app::FixedStepClock clock;
     const double dt = 1.0 / 60.0;

@@ -158,6 +158,41 @@ TEST(AppRun, DefaultSceneScreenshotShowsBodies) {
     fs::remove(empty);
 }
 
+// Pixels of the central viewport in the change-of-momentum arrows' yellow
+// (1, 0.8, 0.1: frame.cpp's kImpactColor), arrows and labels alike.
+int impactYellowPixels(const Image& img) {
+    int count = 0;
+    for (int y = 0; y < img.height; ++y) {
+        for (int x = img.width * 3 / 10; x < img.width * 7 / 10; ++x) {
+            const unsigned char* p = img.at(x, y);
+            if (p[0] > 235 && std::abs(p[1] - 204) < 16 && p[2] < 45) ++count;
+        }
+    }
+    return count;
+}
+
+// The head-on spheres meet at about 0.5 s: at 0.75 s the change-of-momentum
+// arrows and their values show with --show impact-momentum, and not without it.
+// A --select of no body in the scene is refused, naming it.
+TEST(AppRun, ShowDrawsTheImpactsChangeOfMomentum) {
+    const std::string scene = kSource + "/assets/scenes/two_spheres_head_on.json";
+    const std::string shown = tempPath("impact_shown.png"), plain = tempPath("impact_plain.png");
+    ASSERT_EQ(run(offscreen("'" + scene + "' --frames 45 --show impact-momentum --select right --screenshot '" +
+                            shown + "'")),
+              0);
+    ASSERT_EQ(run(offscreen("'" + scene + "' --frames 45 --select right --screenshot '" + plain + "'")), 0);
+    const int withArrows = impactYellowPixels(loadPng(shown));
+    EXPECT_GT(withArrows, 300) << "the dp arrows and their labels";
+    EXPECT_LT(impactYellowPixels(loadPng(plain)), withArrows / 10);
+    fs::remove(shown);
+    fs::remove(plain);
+
+    const std::string err = tempPath("select_err.txt");
+    EXPECT_EQ(run(offscreen("'" + scene + "' --frames 2 --select nobody 2> '" + err + "'")), 2);
+    EXPECT_NE(fileText(err).find("--select: the scene has no body named 'nobody'"), std::string::npos) << fileText(err);
+    fs::remove(err);
+}
+
 TEST(AppRun, RealMouseDragMovesTheBodyTowardTheCursorAndReleaseThrowsIt) {
     if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
     const std::string out = tempPath("drag.json");
