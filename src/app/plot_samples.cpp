@@ -1,5 +1,7 @@
 #include "app/plot_samples.h"
 
+#include "app/text_file.h"
+
 #include "physics/shape.h"
 
 #include <cerrno>
@@ -141,15 +143,7 @@ std::string PlotSamples::csv() const {
 std::string PlotSamples::writeCsv(const std::string& path) const {
     if (path.empty()) return "path: empty (type a file name, e.g. plots.csv)";
     if (series_.empty()) return "nothing to export: add a series first";
-    std::FILE* file = std::fopen(path.c_str(), "wb");
-    if (!file) return "cannot write '" + path + "': " + std::strerror(errno);
-    const std::string text = csv();
-    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-    const int writeError = written ? 0 : errno;
-    if (std::fclose(file) != 0 || !written) {
-        return "cannot write '" + path + "': " + std::strerror(writeError ? writeError : errno);
-    }
-    return "";
+    return writeTextFile(path, csv());
 }
 
 }  // namespace impulse::app
