@@ -1,5 +1,7 @@
 #include "app/app.h"
+
 #include "app/recording.h"
+#include "app/text_file.h"
 
 #include "ui/splitters.h"
 #include "ui/widgets.h"
@@ -1113,6 +1115,7 @@ bool App::processRequests(const ui::PanelRequests& requests) {
             panels_.setExportMessage(error.empty() ? "wrote " + requests.exportPlots : error, !error.empty());
         }
     }
+    if (requests.exportData) exportData(*requests.exportData, requests.confirmed);
     if (!requests.exportRun.empty()) {
         ui::PanelRequests again;
         again.exportRun = requests.exportRun;
@@ -1345,6 +1348,19 @@ void App::save(const std::string& path, bool confirmed, bool asRecording) {
     savedPath_ = path;
     panels_.setMessage("saved " + path, false);
     panels_.refreshPresets();
+}
+
+void App::exportData(const ui::TextExport& table, bool confirmed) {
+    if (table.path.empty()) {
+        panels_.setDataMessage("path: empty (type a file name, e.g. data.csv)", true);
+        return;
+    }
+    ui::PanelRequests again;
+    again.exportData = table;
+    if (asksBeforeReplacing(table.path, exportedDataPath_, confirmed, "the Data table", again)) return;
+    const std::string error = writeTextFile(table.path, table.text);
+    if (error.empty()) exportedDataPath_ = table.path;
+    panels_.setDataMessage(error.empty() ? "wrote " + table.path : error, !error.empty());
 }
 
 void App::updateTitle() {

@@ -121,6 +121,8 @@ private:
     bool asksBeforeReplacing(const std::string& path, const std::string& lastWritten, bool confirmed,
                              const std::string& replacement, const ui::PanelRequests& again);
     /// The window's title: the scene's name, and whether there are unsaved edits.
+    /// Writes the Data tab's CSV, asking first if that replaces a file.
+    void exportData(const ui::TextExport& table, bool confirmed);
     void updateTitle();
     /// After an undoable load or reset that replaced unsaved edits: how to get them back.
     std::string undoHint(bool hadUnsavedEdits) const;
@@ -183,7 +185,7 @@ private:
     bool liveLayout_ = false;    // IMPULSE_LAYOUT_LIVE=1: the report is rewritten every frame
     std::string savedPath_;  // the file last saved to: saving there again does not ask
     std::string savedRecordingPath_;  // the recording last saved: saving the run there again does not ask
-    std::string exportedPlotsPath_, exportedRunPath_;  // the CSV files last written: writing there again does not ask
+    std::string exportedPlotsPath_, exportedRunPath_, exportedDataPath_;  // the CSV files last written: writing there again does not ask
     // The step keys (, .): down since a press, or pressed and let go within this frame.
     bool stepBackKey_ = false, stepForwardKey_ = false;
     bool stepBackPressed_ = false, stepForwardPressed_ = false;

@@ -133,7 +133,7 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
     worldWindow(target, view, frame, requests);
     statsWindow(world, frame, target.selected(), observations.plots, requests);
     bodyWindow(target, requests);
-    contactWindow(world, target.selected(), observations.impacts, experiment, requests);
+    contactWindow(target, observations, experiment, requests);
     helpWindow();
     confirmationPopup(requests);
 }
@@ -624,9 +624,10 @@ void Panels::pickImpact(const app::ImpactEntry& impact, PanelRequests& requests)
     requests.seek = impact.step;
 }
 
-void Panels::contactWindow(const World& world, BodyId selected,
-                           const app::ImpactLog& impacts, const app::Experiment& experiment,
+void Panels::contactWindow(EditTarget& target, const app::Observations& observations, const app::Experiment& experiment,
                            PanelRequests& requests) {
+    const World& world = target.world();
+    const BodyId selected = target.selected();
     placeWindow(layout_.contacts);
     if (!ImGui::Begin("Contact inspector", nullptr, kColumnPanel)) {
         ImGui::End();
@@ -636,15 +637,21 @@ void Panels::contactWindow(const World& world, BodyId selected,
     const bool hasGhost = experiment.ghost().has_value();
     if (hasGhost && !hadGhost_) contactTabToShow_ = 2;
     hadGhost_ = hasGhost;
-    const int tab = tabBar("contact tabs", {"Contacts", "Impact log", "Runs"}, contactTabToShow_);
+    const int tab = tabBar("contact tabs", {"Contacts", "Impact log", "Runs", "Data"}, contactTabToShow_);
     contactTabToShow_ = -1;
+    if (tab == 3) {
+        dataTab_.draw(target, fields_, observations.strongestImpacts, layout_.textScale);
+        requests.exportData = dataTab_.takeExport();
+        ImGui::End();
+        return;
+    }
     if (tab == 2) {
         requests.ghost = runsTab_.draw(experiment, layout_.textScale);
         ImGui::End();
         return;
     }
     if (tab == 1) {
-        if (const app::ImpactEntry* clicked = impactLogTab_.draw(impacts, world.stepCount())) {
+        if (const app::ImpactEntry* clicked = impactLogTab_.draw(observations.impacts, world.stepCount())) {
             pickImpact(*clicked, requests);
         }
         ImGui::End();

@@ -9,6 +9,7 @@
 #include "app/video.h"
 #include "physics/world.h"
 #include "render/render_tier.h"
+#include "ui/data_tab.h"
 #include "ui/edit.h"
 #include "ui/field_draft.h"
 #include "ui/observation_panels.h"
@@ -52,6 +53,7 @@ struct PanelRequests {
     std::string saveRecording;  ///< recording file to write with the run
     std::string exportRun;      ///< CSV file to write the whole run to (impulse-sim's columns)
     std::string exportPlots;    ///< CSV file to write the plotted series to
+    std::optional<TextExport> exportData;  ///< the Data tab's table to write as CSV
     bool reset = false;
     bool spawnBox = false, spawnSphere = false, shoot = false;
     bool deleteSelection = false;
@@ -122,6 +124,8 @@ public:
     void setMessage(const std::string& message, bool isError);
     /// The Plots tab's line under its export buttons.
     void setExportMessage(const std::string& message, bool isError) { plotsTab_.setMessage(message, isError); }
+    /// The Data tab's line under its buttons.
+    void setDataMessage(const std::string& message, bool isError) { dataTab_.setMessage(message, isError); }
     /// Path shown in the Scene panel's text field.
     void setScenePath(const std::string& path) { scenePath_ = path; }
     const std::string& scenePathField() const { return scenePath_; }
@@ -147,8 +151,9 @@ private:
     void bodyWindow(EditTarget& target, PanelRequests& requests);
     /// The pair coefficients of the selected body's contacts (or of its last or likely partner).
     void effectiveCoefficients(const World& world, BodyId id);
-    void contactWindow(const World& world, BodyId selected,
-                       const app::ImpactLog& impacts, const app::Experiment& experiment, PanelRequests& requests);
+    /// The Contacts, Impact log, Runs and Data tabs.
+    void contactWindow(EditTarget& target, const app::Observations& observations, const app::Experiment& experiment,
+                       PanelRequests& requests);
     /// A clicked impact-log row: the timeline shows the entry's step, with its point
     /// picked in the Contacts tab.
     void pickImpact(const app::ImpactEntry& impact, PanelRequests& requests);
@@ -184,6 +189,7 @@ private:
     StatsHistory stats_;
     ImpactLogTab impactLogTab_;
     PlotsTab plotsTab_;
+    DataTab dataTab_;
     RunsTab runsTab_;
     bool hadGhost_ = false;  ///< a ghost was shown last frame: a new one brings the Runs tab forward
     int contactTabToShow_ = -1;  ///< the Contact inspector's tab to bring forward next frame, -1: none
