@@ -357,11 +357,15 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
     }
     if (ImGui::CollapsingHeader("Classroom vectors", ImGuiTreeNodeFlags_DefaultOpen)) {
         app::ClassroomView& c = view.classroom;
-        // Each vector beside its scale: metres of arrow per unit of the quantity.
-        const auto vector = [](const char* label, bool& on, const char* scaleLabel, float& scale, const char* help) {
+        // Each vector beside its scale (metres of arrow per unit), the scales lined up
+        // after the longest switch at any text scale.
+        const float scaleX = ImGui::GetCursorPosX() + ImGui::GetFrameHeight() +
+                             ImGui::CalcTextSize("ang. momentum L").x + 3.0f * ImGui::GetStyle().ItemInnerSpacing.x;
+        const auto vector = [scaleX](const char* label, bool& on, const char* scaleLabel, float& scale,
+                                     const char* help) {
             widgets::Checkbox(label, &on);
             hoverHelp(help);
-            ImGui::SameLine(150);
+            ImGui::SameLine(scaleX);
             ImGui::SetNextItemWidth(-FLT_MIN);
             ImGui::DragFloat(scaleLabel, &scale, 0.005f, 0.001f, 10.0f, "%.3f m per unit");
         };
@@ -376,10 +380,11 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
         widgets::Checkbox("impact dp", &c.impactMomentum);
         hoverHelp("The change of momentum of both bodies of the last impact (the step's strongest),\n"
                   "equal and opposite, for a second of simulated time after it.");
-        ImGui::SameLine(150);
         widgets::Checkbox("system centre of mass", &c.systemCentre);
         hoverHelp("The dynamic bodies' centre of mass, with its velocity at the velocity scale.");
-        ImGui::TextColored(kDimColor, "values: the selected body's, by the arrow tips");
+        ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+        ImGui::TextWrapped("values: the selected body's, by the arrow tips");
+        ImGui::PopStyleColor();
     }
     if (ImGui::CollapsingHeader("Render", ImGuiTreeNodeFlags_DefaultOpen)) {
         int shadows = static_cast<int>(view.shadows);
