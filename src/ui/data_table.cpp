@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 namespace impulse::ui {
 
@@ -24,6 +25,35 @@ std::vector<DataRow> dataRows(const World& world, const app::SystemMotion& syste
     return rows;
 }
 
+namespace {
+
+/// Names in the order a reader expects: runs of digits compare as numbers
+/// (ball2 before ball10), the rest character by character.
+bool naturalLess(const std::string& a, const std::string& b) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            const size_t aStart = i, bStart = j;
+            while (i < a.size() && digit(a[i])) ++i;
+            while (j < b.size() && digit(b[j])) ++j;
+            // Leading zeros aside, the longer run is the larger number.
+            std::string_view x(a.data() + aStart, i - aStart), y(b.data() + bStart, j - bStart);
+            x.remove_prefix(std::min(x.find_first_not_of('0'), x.size()));
+            y.remove_prefix(std::min(y.find_first_not_of('0'), y.size()));
+            if (x.size() != y.size()) return x.size() < y.size();
+            if (x != y) return x < y;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i;
+            ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
+}  // namespace
+
 void sortRows(std::vector<DataRow>& rows, DataColumn column, bool ascending) {
     const auto key = [column](const DataRow& r) -> double {
         switch (column) {
@@ -39,7 +69,7 @@ void sortRows(std::vector<DataRow>& rows, DataColumn column, bool ascending) {
         return 0.0;
     };
     std::stable_sort(rows.begin(), rows.end(), [&](const DataRow& a, const DataRow& b) {
-        if (column == DataColumn::name) return ascending ? a.name < b.name : b.name < a.name;
+        if (column == DataColumn::name) return ascending ? naturalLess(a.name, b.name) : naturalLess(b.name, a.name);
         return ascending ? key(a) < key(b) : key(b) < key(a);
     });
 }

@@ -28,7 +28,8 @@ struct DataRow {
 /// Every body of `world` in body order, angular momentum about `system`'s centre.
 std::vector<DataRow> dataRows(const World& world, const app::SystemMotion& system);
 
-/// Sorts by `column`: names alphabetically, numbers by value, vectors by length;
+/// Sorts by `column`: names alphabetically with numbers in them by value (ball2
+/// before ball10), numbers by value, vectors by length;
 /// equal keys keep their order (body order, for rows just made).
 void sortRows(std::vector<DataRow>& rows, DataColumn column, bool ascending);
 

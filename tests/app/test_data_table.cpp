@@ -149,6 +149,23 @@ TEST_F(DataTableFixture, SortsByAnyColumnAndKeepsBodyOrderForTies) {
     EXPECT_EQ(names(), (std::vector<std::string>{"ground", "crate", "ball"}));
 }
 
+TEST(DataTable, NamesSortWithTheirNumbersByValue) {
+    World world;
+    for (const char* name : {"ball10", "ball2", "Ball", "ball02b", "ball1", "ball", "cue"}) {
+        BodyDef def;
+        def.name = name;
+        world.createBody(def);
+    }
+    std::vector<DataRow> rows = dataRows(world, app::systemMotion(world));
+    sortRows(rows, DataColumn::name, true);
+    std::vector<std::string> names;
+    for (const DataRow& r : rows) names.push_back(r.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"Ball", "ball", "ball1", "ball2", "ball02b", "ball10", "cue"}));
+    sortRows(rows, DataColumn::name, false);
+    EXPECT_EQ(rows.front().name, "cue");
+    EXPECT_EQ(rows.back().name, "Ball");
+}
+
 TEST_F(DataTableFixture, CsvRowsAddUpToItsTotals) {
     const app::SystemMotion system = app::systemMotion(world);
     const std::vector<DataRow> rows = dataRows(world, system);
