@@ -125,6 +125,13 @@ void DataTab::draw(EditTarget& target, FieldDraft& fields, const app::ImpactBook
     const World& world = target.world();
     const app::SystemMotion system = app::systemMotion(world);
     std::vector<DataRow> rows = dataRows(world, system);
+    // The outcome of the last edit or export, above the table: a short panel scrolls
+    // its foot out of sight.
+    if (!message_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? kErrorColor : kOkColor);
+        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::PopStyleColor();
+    }
     drawTable(target, fields, rows, textScale);
 
     ImGui::Text("total p (%.4f, %.4f, %.4f) kg m/s", system.momentum.x, system.momentum.y, system.momentum.z);
@@ -155,11 +162,6 @@ void DataTab::draw(EditTarget& target, FieldDraft& fields, const app::ImpactBook
     hoverHelp("File for 'export CSV' (asks before replacing one).");
     ImGui::SameLine();
     if (widgets::Button("export CSV")) export_ = TextExport{csvPath_, dataCsv(rows, system)};
-    if (!message_.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? kErrorColor : kOkColor);
-        ImGui::TextWrapped("%s", message_.c_str());
-        ImGui::PopStyleColor();
-    }
 }
 
 }  // namespace impulse::ui

@@ -28,7 +28,7 @@ public:
     void draw(EditTarget& target, FieldDraft& fields, const app::ImpactBookkeepingLog& impacts, float textScale);
     /// The file "export CSV" asked for this frame, with the table as it was shown, once.
     std::optional<TextExport> takeExport();
-    /// The line under the buttons (an export's outcome).
+    /// The line above the table (an edit's refusal, an export's outcome).
     void setMessage(const std::string& message, bool isError) {
         message_ = message;
         messageIsError_ = isError;
