@@ -85,16 +85,8 @@ std::optional<ImpactBookkeeping> strongestImpact(const World& world, double time
     const ContactPointInfo& first = *points.front();
 
     ImpactBookkeeping impact;
-    impact.step = world.stepCount();
-    impact.time = time;
-    impact.bodyA = first.bodyA;
-    impact.bodyB = first.bodyB;
-    impact.nameA = world.body(first.bodyA).name;
-    impact.nameB = world.body(first.bodyB).name;
+    impact.first = makeImpactEntry(world, first, time);
     impact.points = int(points.size());
-    impact.normal = first.normal;
-    impact.approachSpeed = -first.impactArrivalVelocity;
-    impact.restitution = first.restitution;
     glm::dvec3 pointSum(0.0), angularOnA(0.0), angularOnB(0.0);
     for (const ContactPointInfo* c : points) {
         const glm::dvec3 j = double(c->impactNormalImpulse) * glm::dvec3(c->normal) + glm::dvec3(c->impactFrictionImpulse);
@@ -121,20 +113,20 @@ void ImpactBookkeepingLog::record(const World& world, double time) {
 }
 
 void ImpactBookkeepingLog::forgetAfter(uint64_t step) {
-    while (!entries_.empty() && entries_.back().step > step) entries_.pop_back();
+    while (!entries_.empty() && entries_.back().first.step > step) entries_.pop_back();
 }
 
 const ImpactBookkeeping* ImpactBookkeepingLog::latestAtOrBefore(uint64_t step) const {
     // Steps ascend: the first entry after `step`, then one back.
     const auto later = std::upper_bound(entries_.begin(), entries_.end(), step,
-                                        [](uint64_t s, const ImpactBookkeeping& e) { return s < e.step; });
+                                        [](uint64_t s, const ImpactBookkeeping& e) { return s < e.first.step; });
     return later == entries_.begin() ? nullptr : &*std::prev(later);
 }
 
 const ImpactBookkeeping* impactShownAt(const ImpactBookkeepingLog& log, const World& world) {
     const ImpactBookkeeping* impact = log.latestAtOrBefore(world.stepCount());
     if (!impact) return nullptr;
-    const double age = double(world.stepCount() - impact->step) * world.settings().timestep;
+    const double age = double(world.stepCount() - impact->first.step) * world.settings().timestep;
     return age < kImpactShownSeconds ? impact : nullptr;
 }
 

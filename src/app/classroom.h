@@ -6,6 +6,7 @@
 // compares ("sum p_x before and after").
 #pragma once
 
+#include "app/impact_log.h"
 #include "physics/world.h"
 
 #include <cstdint>
@@ -48,20 +49,16 @@ SystemMotion systemMotion(const World& world, const std::vector<BodyId>& bodies 
 /// One pair's impact in a step, as a class reads it: the change of momentum of
 /// both bodies and the kinetic energy of the pair before and after.
 struct ImpactBookkeeping {
-    uint64_t step = 0;   ///< World::stepCount() after the step that had the impact
-    double time = 0.0;   ///< simulated seconds at the end of that step
-    BodyId bodyA, bodyB;
-    std::string nameA, nameB;
+    /// The pair's first impact point as the impact log has it: the step and time,
+    /// the bodies and their names, the normal (A to B), the arrival speed, the pair's e.
+    ImpactEntry first;
     int points = 0;           ///< impact points of the pair in that step
     vec3 point{0.0f};         ///< where the impulse acted (the points' centre), world
-    vec3 normal{0.0f};        ///< from A to B (the first point's)
     /// The impulse B received, summed over the pair's impact points (j_n n + j_t):
     /// B's momentum changed by it and A's by its opposite, kg m/s.
     glm::dvec3 impulseOnB{0.0};
     glm::dvec3 momentumChangeA() const { return -impulseOnB; }
     glm::dvec3 momentumChangeB() const { return impulseOnB; }
-    float approachSpeed = 0.0f;  ///< the first point's -v_rel.n at arrival, m/s
-    float restitution = 0.0f;    ///< the pair's combined e
     /// The dynamic bodies' kinetic energy just before and just after the impact, J.
     double energyBefore = 0.0, energyAfter = 0.0;
     double energyLost() const { return energyBefore - energyAfter; }

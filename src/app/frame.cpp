@@ -67,8 +67,10 @@ std::vector<ClassroomArrow> classroomArrows(const World& world, const ClassroomV
         const auto from = [&](BodyId id) {
             return world.isValid(id) && world.body(id).isDynamic() ? world.body(id).position : impact->point;
         };
-        add(from(impact->bodyA), impact->momentumChangeA(), view.momentumScale, kImpactColor, "dp", "kg m/s", impact->bodyA);
-        add(from(impact->bodyB), impact->momentumChangeB(), view.momentumScale, kImpactColor, "dp", "kg m/s", impact->bodyB);
+        add(from(impact->first.bodyA), impact->momentumChangeA(), view.momentumScale, kImpactColor, "dp", "kg m/s",
+            impact->first.bodyA);
+        add(from(impact->first.bodyB), impact->momentumChangeB(), view.momentumScale, kImpactColor, "dp", "kg m/s",
+            impact->first.bodyB);
     }
     if (view.systemCentre) {
         const SystemMotion system = systemMotion(world);

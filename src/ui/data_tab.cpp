@@ -21,10 +21,12 @@ void hoverHelp(const char* text) {
 
 /// The last impact at the step shown: the change of momentum and the energy bookkeeping.
 void impactReadout(const app::ImpactBookkeeping& i, uint64_t shownStep) {
-    ImGui::TextWrapped("last impact: %s - %s, step %llu (%llu steps ago)", i.nameA.c_str(), i.nameB.c_str(),
-                static_cast<unsigned long long>(i.step), static_cast<unsigned long long>(shownStep - i.step));
+    const app::ImpactEntry& pair = i.first;
+    ImGui::TextWrapped("last impact: %s - %s, step %llu (%llu steps ago)", pair.nameA.c_str(), pair.nameB.c_str(),
+                static_cast<unsigned long long>(pair.step), static_cast<unsigned long long>(shownStep - pair.step));
     const glm::dvec3 dp = i.momentumChangeB();
-    ImGui::TextWrapped("dp %s (%.3f, %.3f, %.3f), %s the opposite", i.nameB.c_str(), dp.x, dp.y, dp.z, i.nameA.c_str());
+    ImGui::TextWrapped("dp %s (%.3f, %.3f, %.3f), %s the opposite", pair.nameB.c_str(), dp.x, dp.y, dp.z,
+                       pair.nameA.c_str());
     ImGui::TextWrapped("KE %.4f J before, %.4f J after: lost %.4f J (%.1f %%)", i.energyBefore, i.energyAfter, i.energyLost(),
                 100.0 * i.lostFraction());
     ImGui::TextWrapped("model (1 - e^2) 1/2 m_n u^2: %.4f J (%.1f %%)", i.predictedLoss, 100.0 * i.predictedFraction());
@@ -32,8 +34,8 @@ void impactReadout(const app::ImpactBookkeeping& i, uint64_t shownStep) {
               "m_n = 1/k_n (for spheres meeting centrally, the reduced mass m_A m_B / (m_A + m_B))\n"
               "and its arrival speed u. Exact for one point without friction; friction takes\n"
               "more (the slip's energy), and with several points it is an estimate.");
-    ImGui::TextColored(kDimColor, "e %.3f, arriving at %.3f m/s, %d point%s", static_cast<double>(i.restitution),
-                       static_cast<double>(i.approachSpeed), i.points, i.points == 1 ? "" : "s");
+    ImGui::TextColored(kDimColor, "e %.3f, arriving at %.3f m/s, %d point%s", static_cast<double>(pair.restitution),
+                       static_cast<double>(pair.approachSpeed), i.points, i.points == 1 ? "" : "s");
 }
 
 }  // namespace

@@ -123,8 +123,9 @@ TEST_P(HeadOnImpact, ChangeOfMomentumAndEnergyFollowTheClosedForm) {
     }
     ASSERT_EQ(log.entries().size(), 1u) << "the pair met";
     const ImpactBookkeeping& impact = log.entries().front();
-    EXPECT_EQ(impact.nameA, "left");
-    EXPECT_EQ(impact.nameB, "right");
+    EXPECT_EQ(impact.first.nameA, "left");
+    EXPECT_EQ(impact.first.nameB, "right");
+    EXPECT_NEAR(impact.first.approachSpeed, 3.0, 1e-4);
     EXPECT_EQ(impact.points, 1);
 
     // The arrows: equal and opposite, and each body's measured m dv, to 1e-6 relative.
@@ -232,7 +233,7 @@ TEST(ImpactBookkeepingLog, FindsTheLatestAtOrBeforeAStepAndForgetsLaterOnes) {
         log.record(world, 0.0);
     }
     ASSERT_EQ(log.entries().size(), 2u);
-    const uint64_t firstStep = log.entries()[0].step, secondStep = log.entries()[1].step;
+    const uint64_t firstStep = log.entries()[0].first.step, secondStep = log.entries()[1].first.step;
     ASSERT_LT(firstStep, secondStep);
     EXPECT_EQ(log.latestAtOrBefore(firstStep - 1), nullptr);
     EXPECT_EQ(log.latestAtOrBefore(firstStep), &log.entries()[0]);
@@ -240,7 +241,7 @@ TEST(ImpactBookkeepingLog, FindsTheLatestAtOrBeforeAStepAndForgetsLaterOnes) {
     EXPECT_EQ(log.latestAtOrBefore(secondStep + 5), &log.entries()[1]);
     log.forgetAfter(secondStep - 1);
     ASSERT_EQ(log.entries().size(), 1u);
-    EXPECT_EQ(log.entries()[0].step, firstStep);
+    EXPECT_EQ(log.entries()[0].first.step, firstStep);
 }
 
 }  // namespace
