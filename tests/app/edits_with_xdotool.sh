@@ -14,15 +14,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)  # before the cd below
 app=$1 scene=$2 dir=$3
 cd "$dir"
-. "$here/xdotool_input.sh"  # start_app, move, click, hold
-start_app "$app" "$scene" --paused --frames 100000 2> "$dir/stderr.txt"
-
-# The crate is at (580, 290) in the default view of this scene. Body panel at
-# (922, 8) (src/ui/panels.cpp, bodyWindow): mass field (1013, 117), e (1013, 137)
-# while no message shows above them.
-crate_x=580 crate_y=290
-mass_x=1013 mass_y=117
-e_x=1013 e_y=137
+. "$here/xdotool_input.sh"  # start_app, move, click, hold; value, expect, field_at
+# Where the crate and the Body panel's fields are drawn: the app's live layout report.
+report="$dir/layout.json"
+IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1 start_app "$app" "$scene" --paused --frames 100000 2> "$dir/stderr.txt"
 viewport_x=640 viewport_y=600
 
 key() { xdotool key --delay 40 "$@"; sleep 0.2; }  # keys for the app (not ImGui)
@@ -44,7 +39,10 @@ in_view_key() {  # the keys reach the app with the mouse over the 3D view
     key "$@"
 }
 
-click "$crate_x" "$crate_y"
+# shellcheck disable=SC2046
+click $(value "'%d %d' % pixel('crate')")
+expect "s['selected'] == 'crate'" "a click selects the crate"
+read -r mass_x mass_y < <(field_at "mass (kg)")
 type_into_drag_field "$mass_x" "$mass_y" 25
 in_view_key F12
 in_view_key ctrl+z
@@ -57,6 +55,7 @@ done
 sleep 0.2
 xdotool mouseup 1; sleep 0.3
 in_view_key ctrl+z
+read -r e_x e_y < <(field_at "restitution e")  # where it is now: messages above it move it
 type_into_drag_field "$e_x" "$e_y" 1.5
 in_view_key F12
 in_view_key ctrl+d

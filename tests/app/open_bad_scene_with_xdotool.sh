@@ -13,20 +13,16 @@ here=$(cd "$(dirname "$0")" && pwd)  # before the cd below
 app=$1 scene=$2 dir=$3 save=$4
 shift 4
 cd "$dir"  # F12 screenshots land in the working directory
-. "$here/xdotool_input.sh"  # start_app, move, click, hold
-start_app "$app" "$scene" --save-on-exit "$dir/exit.json" --frames 6000 2> "$dir/stderr.txt"
-
-# The Scene panel sits at (8, 8), 330 px wide (src/ui/panels.cpp, sceneWindow); with
-# the app's style (13 px font, frame padding 2, item spacing 3) the path field is
-# the row at y 215..232 and "Open" / "Save" the buttons below it at y 235..252.
-field_x=170 field_y=223
-open_x=33 open_y=243
-save_x=77 save_y=243
+. "$here/xdotool_input.sh"  # start_app, move, click, hold; at, press
+# Where the Scene panel's path field and buttons are: the app's live layout report.
+report="$dir/layout.json"
+IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1 start_app "$app" "$scene" --save-on-exit "$dir/exit.json" \
+    --frames 6000 2> "$dir/stderr.txt"
 viewport_x=640 viewport_y=400
 
 key() { xdotool key --delay 30 "$@"; sleep 0.2; }
 type_into_field() {
-    click "$field_x" "$field_y"
+    press "Scene/##path"
     hold ctrl+a
     xdotool type --delay 15 -- "$1"; sleep 0.3
 }
@@ -39,12 +35,12 @@ screenshot() {
 screenshot  # control: the "loaded ..." line in green
 for bad in "$@"; do
     type_into_field "$bad"
-    click "$open_x" "$open_y"
+    press "Scene/Open"
     sleep 0.5  # the load is tried at the end of the frame that saw the click
     screenshot
 done
 type_into_field "$save"
-click "$save_x" "$save_y"
+press "Scene/Save"
 sleep 0.5
 hold Return  # "SAVE exists. Replace it...?": yes
 sleep 0.3

@@ -17,57 +17,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 app=$1 scene=$2 out=$3 mid=$4 report=$5
-. "$here/xdotool_input.sh"  # start_app, move, click, hold
+. "$here/xdotool_input.sh"  # start_app, move, click, hold; value, expect, at, press
 rm -f "$report"
 IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1 start_app "$app" "$scene" --frames 100000 --save-on-exit "$out"
 
-# The report's value of a Python expression over s (its "state"), c ("camera"), w
-# ("widgets") and pixel(name) (where a body's centre is drawn, by the report's camera
-# and view); empty while there is no report yet.
-value() {
-    python3 - "$report" "$1" <<'PY' 2> /dev/null || true
-import json, math, sys
-d = json.load(open(sys.argv[1]))
-s, c, w = d["state"], d["camera"], d["widgets"]
-def pixel(name):  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, degrees here
-    yaw, pitch = math.radians(c["yaw"]), math.radians(c["pitch"])
-    f = [-math.sin(yaw) * math.cos(pitch), -math.sin(pitch), -math.cos(yaw) * math.cos(pitch)]
-    r = [-f[2], 0.0, f[0]]
-    r = [x / math.hypot(*r) for x in r]
-    u = [r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0]]
-    p = next(b["position"] for b in d["bodies"] if b["name"] == name)
-    eye = [c["target"][i] - f[i] * c["distance"] for i in range(3)]
-    v = [p[i] - eye[i] for i in range(3)]
-    z = sum(v[i] * f[i] for i in range(3))
-    x0, y0, vw, vh = d["view"]
-    t = math.tan(math.radians(c["fov_y"]) / 2)
-    nx = sum(v[i] * r[i] for i in range(3)) / (z * t * vw / vh)
-    ny = sum(v[i] * u[i] for i in range(3)) / (z * t)
-    return int(x0 + (nx + 1) / 2 * vw), int(y0 + (1 - ny) / 2 * vh)
-print(eval(sys.argv[2]))
-PY
-}
-# expect EXPRESSION WHAT: waits until EXPRESSION holds, or fails naming WHAT.
-expect() {
-    local deadline=$((SECONDS + 10))
-    until [ "$(value "$1")" = True ]; do
-        if [ $SECONDS -ge $deadline ]; then
-            echo "session: FAILED: $2 (expected $1); the app shows: $(value 's')" >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
-    echo "session: ok: $2"
-}
-# at WIDGET: the centre of a widget ("Window/label") as the report has it drawn.
-at() {
-    expect "'$1' in w" "$1 is drawn" >&2  # stdout is the position
-    value "'%d %d' % (w['$1'][0] + w['$1'][2] / 2, w['$1'][1] + w['$1'][3] / 2)"
-}
-press() {  # WIDGET: a click on it
-    # shellcheck disable=SC2046
-    click $(at "$1")
-}
 drag() {  # button dx dy steps: press at the cursor, move in steps, release
     xdotool mousedown "$1"; sleep 0.15
     for _ in $(seq "$4"); do

@@ -343,13 +343,13 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
     fs::remove(out);
     fs::remove(mid);
     const std::string scene = kSource + "/assets/scenes/tower10.json";
-    // The script checks each step's effect on what the app shows (its "session: ok"
+    // The script checks each step's effect on what the app shows (its "check: ok"
     // lines); a check that does not hold fails it.
     ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/session_with_xdotool.sh' '" +
                   kApp + "' '" + scene + "' '" + out + "' '" + mid + "' '" + report + "' > '" + log + "' 2>&1"),
               0)
         << fileText(log);
-    EXPECT_EQ(fileText(log).find("session: FAILED"), std::string::npos) << fileText(log);
+    EXPECT_EQ(fileText(log).find("check: FAILED"), std::string::npos) << fileText(log);
     EXPECT_EQ(fileText(log).find("runtime error"), std::string::npos) << fileText(log);  // UBSan
 
     // Midway (saved from the panel): 11 tower bodies + 3 from the keys - 1 deleted + 3 from the buttons.

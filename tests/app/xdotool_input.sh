@@ -24,3 +24,58 @@ hold() {  # a key or chord (ctrl+a) that ImGui itself must see
     xdotool keydown "$1"; sleep 0.25
     xdotool keyup "$1"; sleep 0.1
 }
+
+# What the app shows, from its live layout report at $report (start the app with
+# IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1: App::writeLayout).
+# value EXPRESSION: a Python expression over s (the report's "state"), c ("camera"),
+# w ("widgets"), f ("fields") and pixel(name) (where a body's centre is drawn, by the
+# report's camera and view); empty while there is no report yet.
+value() {
+    python3 - "$report" "$1" <<'PY' 2> /dev/null || true
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+s, c, w, f = d["state"], d["camera"], d["widgets"], d["fields"]
+def pixel(name):  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, degrees here
+    yaw, pitch = math.radians(c["yaw"]), math.radians(c["pitch"])
+    fwd = [-math.sin(yaw) * math.cos(pitch), -math.sin(pitch), -math.cos(yaw) * math.cos(pitch)]
+    r = [-fwd[2], 0.0, fwd[0]]
+    r = [x / math.hypot(*r) for x in r]
+    u = [r[1] * fwd[2] - r[2] * fwd[1], r[2] * fwd[0] - r[0] * fwd[2], r[0] * fwd[1] - r[1] * fwd[0]]
+    p = next(b["position"] for b in d["bodies"] if b["name"] == name)
+    eye = [c["target"][i] - fwd[i] * c["distance"] for i in range(3)]
+    v = [p[i] - eye[i] for i in range(3)]
+    z = sum(v[i] * fwd[i] for i in range(3))
+    x0, y0, vw, vh = d["view"]
+    t = math.tan(math.radians(c["fov_y"]) / 2)
+    nx = sum(v[i] * r[i] for i in range(3)) / (z * t * vw / vh)
+    ny = sum(v[i] * u[i] for i in range(3)) / (z * t)
+    return int(x0 + (nx + 1) / 2 * vw), int(y0 + (1 - ny) / 2 * vh)
+print(eval(sys.argv[2]))
+PY
+}
+# expect EXPRESSION WHAT: waits until EXPRESSION holds, or fails naming WHAT.
+expect() {
+    local deadline=$((SECONDS + 10))
+    until [ "$(value "$1")" = True ]; do
+        if [ $SECONDS -ge $deadline ]; then
+            echo "check: FAILED: $2 (expected $1); the app shows: $(value 's')" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+    echo "check: ok: $2"
+}
+# at WIDGET: the centre of a widget ("Window/label") as the report has it drawn.
+at() {
+    expect "'$1' in w" "$1 is drawn" >&2  # stdout is the position
+    value "'%d %d' % (w['$1'][0] + w['$1'][2] / 2, w['$1'][1] + w['$1'][3] / 2)"
+}
+# field_at LABEL: the centre of a numeric field (the report's "fields").
+field_at() {
+    expect "'$1' in f" "the field $1 is drawn" >&2
+    value "'%d %d' % (f['$1'][0] + f['$1'][2] / 2, f['$1'][1] + f['$1'][3] / 2)"
+}
+press() {  # WIDGET: a click on it
+    # shellcheck disable=SC2046
+    click $(at "$1")
+}
