@@ -9,7 +9,10 @@
 # ASan/UBSan error ends the app with a non-zero status, which fails `wait` below.
 #
 # Midway, after the spawn keys and buttons, it types MID.json into the Scene panel's
-# path field and clicks "Save" (tower10.json: 11 + 3 keys - 1 deleted + 3 buttons = 16 bodies).
+# path field and clicks "Save" (tower10.json: 11 + 3 keys - 1 deleted + 3 buttons = 16 bodies),
+# then MID-run.json and "Save run" (the run as a recording); then it steps back, spawns
+# at that earlier step (a branch: the old run becomes the ghost) and makes the ghost
+# the current run again from the Runs tab.
 # Ends: paused (Space), R (reset to SCENE), B (spawn box_1, selected), X (delete it),
 # N (spawn sphere_1), T (shoot shot_1), Ctrl+Q. So OUT.json holds SCENE's bodies
 # at their file poses plus sphere_1 and shot_1, and no box_1.
@@ -17,6 +20,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 app=$1 scene=$2 out=$3 mid=$4 report=$5
+recording="${mid%.json}-run.json"
 . "$here/xdotool_input.sh"  # start_app, move, click, hold; value, expect, at, press
 rm -f "$report"
 IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1 start_app "$app" "$scene" --frames 100000 --save-on-exit "$out"
@@ -131,6 +135,25 @@ hold ctrl+a  # ImGui 1.86 reads held keys once per frame
 xdotool type --delay 15 -- "$mid"; sleep 0.3
 press "Scene/Save"
 expect "s['message'].startswith('saved') and '$(basename "$mid")' in s['message']" "Save writes the typed path"
+press "Scene/##path"
+hold ctrl+a
+xdotool type --delay 15 -- "$recording"; sleep 0.3
+press "Scene/Save run"
+expect "s['message'].startswith('saved the run as the recording') and '$(basename "$recording")' in s['message']" \
+    "Save run writes the run as a recording"
+# An input at an earlier step branches; the Runs tab makes the ghost the current run again.
+move $cx $cy
+key space
+expect "s['paused']" "Space pauses"
+end=$(value "t['run_end']")
+for _ in 1 2 3; do key comma; done
+expect "s['shown_step'] < $end" ", steps back"
+key b
+expect "t['run_end'] < $end and $end in t['previous_run_ends']" "B at an earlier step branches, the old run kept"
+press "Contact inspector/make it the current run"
+expect "t['run_end'] == $end" "the Runs tab makes the ghost the current run again"
+key space
+expect "not s['paused']" "Space runs again"
 # The known end state (see the header). Space pauses: the session is running here.
 move $cx $cy
 key space

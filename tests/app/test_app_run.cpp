@@ -338,10 +338,12 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
     if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
     const std::string out = tempPath("session.json");
     const std::string mid = tempPath("session_mid.json");
+    const std::string recording = tempPath("session_mid-run.json");  // the script's name for it
     const std::string log = tempPath("session.txt");
     const std::string report = tempPath("session_layout.json");
     fs::remove(out);
     fs::remove(mid);
+    fs::remove(recording);
     const std::string scene = kSource + "/assets/scenes/tower10.json";
     // The script checks each step's effect on what the app shows (its "check: ok"
     // lines); a check that does not hold fails it.
@@ -350,6 +352,8 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
               0)
         << fileText(log);
     EXPECT_EQ(fileText(log).find("check: FAILED"), std::string::npos) << fileText(log);
+    // "Save run" wrote a recording that replays.
+    EXPECT_EQ(run("'" + std::string(IMPULSE_SIM_PATH) + "' --replay '" + recording + "' > /dev/null"), 0);
     EXPECT_EQ(fileText(log).find("runtime error"), std::string::npos) << fileText(log);  // UBSan
 
     // Midway (saved from the panel): 11 tower bodies + 3 from the keys - 1 deleted + 3 from the buttons.
@@ -382,6 +386,7 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
     fs::remove(mid);
     fs::remove(log);
     fs::remove(report);
+    fs::remove(recording);
 }
 
 // Issue 20, "a sandbox you can tune in": typed values apply when the field is left,

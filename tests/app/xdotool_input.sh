@@ -28,13 +28,13 @@ hold() {  # a key or chord (ctrl+a) that ImGui itself must see
 # What the app shows, from its live layout report at $report (start the app with
 # IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1: App::writeLayout).
 # value EXPRESSION: a Python expression over s (the report's "state"), c ("camera"),
-# w ("widgets"), f ("fields") and pixel(name) (where a body's centre is drawn, by the
+# w ("widgets"), f ("fields"), t ("timeline") and pixel(name) (where a body's centre is drawn, by the
 # report's camera and view); empty while there is no report yet.
 value() {
     python3 - "$report" "$1" <<'PY' 2> /dev/null || true
 import json, math, sys
 d = json.load(open(sys.argv[1]))
-s, c, w, f = d["state"], d["camera"], d["widgets"], d["fields"]
+s, c, w, f, t = d["state"], d["camera"], d["widgets"], d["fields"], d["timeline"]
 def pixel(name):  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, degrees here
     yaw, pitch = math.radians(c["yaw"]), math.radians(c["pitch"])
     fwd = [-math.sin(yaw) * math.cos(pitch), -math.sin(pitch), -math.cos(yaw) * math.cos(pitch)]
