@@ -177,10 +177,18 @@ int impactYellowPixels(const Image& img) {
 TEST(AppRun, ShowDrawsTheImpactsChangeOfMomentum) {
     const std::string scene = kSource + "/assets/scenes/two_spheres_head_on.json";
     const std::string shown = tempPath("impact_shown.png"), plain = tempPath("impact_plain.png");
-    ASSERT_EQ(run(offscreen("'" + scene + "' --frames 45 --show impact-momentum --select right --screenshot '" +
-                            shown + "'")),
+    // Recording video, each frame steps 1/60 s of simulated time whatever the machine's
+    // speed: frame 50 is 0.83 s in, within the second the arrows stay after the impact
+    // (a slow build stepping by the wall clock had passed it).
+    const std::string frames = tempPath("impact_frames");
+    fs::remove_all(frames);
+    fs::create_directories(frames);
+    const std::string fixedSteps = " --record-video '" + frames + "'";
+    ASSERT_EQ(run(offscreen("'" + scene + "' --frames 50 --show impact-momentum --select right --screenshot '" +
+                            shown + "'" + fixedSteps)),
               0);
-    ASSERT_EQ(run(offscreen("'" + scene + "' --frames 45 --select right --screenshot '" + plain + "'")), 0);
+    ASSERT_EQ(run(offscreen("'" + scene + "' --frames 50 --select right --screenshot '" + plain + "'" + fixedSteps)), 0);
+    fs::remove_all(frames);
     const int withArrows = impactYellowPixels(loadPng(shown));
     EXPECT_GT(withArrows, 300) << "the dp arrows and their labels";
     EXPECT_LT(impactYellowPixels(loadPng(plain)), withArrows / 10);
