@@ -61,14 +61,15 @@ expect "s['bodies'] == $((n + 3))" "T shoots shot_1"
 sleep 0.5
 key Escape
 expect "s['selected'] is None" "Escape clears the selection"
+# Clock keys: pause, single steps, run; slower, faster; contacts; help on and off.
+key space
+expect "s['paused']" "Space pauses"
+# Paused, so that the body stays where the report drew it (the shot may topple the tower).
 # shellcheck disable=SC2046
 click $(value "'%d %d' % pixel('box0')")  # selects the body under the cursor (the Body panel shows it)
 expect "s['selected'] == 'box0'" "a click selects the body under the cursor"
 key x
 expect "s['bodies'] == $((n + 2)) and s['selected'] is None" "X deletes the selected body"
-# Clock keys: pause, single steps, run; slower, faster; contacts; help on and off.
-key space
-expect "s['paused']" "Space pauses"
 step=$(value "s['shown_step']")
 key s
 expect "s['shown_step'] == $((step + 1))" "S steps once while paused"
