@@ -356,6 +356,8 @@ void App::sceneRestarted() {
 
 void App::sceneLoaded() {
     panels_.setScenePath(experiment_.scenePath());
+    panels_.setSceneNote(experiment_.scene().note);
+    if (const auto& shown = experiment_.scene().show) view_.classroom.showOnly(*shown);
     startCamera();
     updateTitle();
 }
@@ -440,7 +442,7 @@ int App::run() {
         sceneLoaded();
         opened = "loaded built-in scene";
     }
-    view_.classroom = options_.show;
+    if (options_.show) view_.classroom.showOnly(*options_.show);
     if (!options_.select.empty()) {
         const BodyId chosen = experiment_.world().findBody(options_.select);
         if (!chosen) {
@@ -673,7 +675,7 @@ int App::run() {
         }
     }
     if (!options_.saveOnExit.empty()) {
-        const std::string err = experiment_.save(options_.saveOnExit, sceneCamera());
+        const std::string err = experiment_.save(options_.saveOnExit, sceneCamera(), view_.classroom.shown());
         if (!err.empty()) {
             std::fprintf(stderr, "impulse-lab: save on exit: %s\n", err.c_str());
             exitCode = 1;
@@ -1339,7 +1341,7 @@ void App::save(const std::string& path, bool confirmed, bool asRecording) {
                            false);
         return;
     }
-    const std::string error = experiment_.save(path, sceneCamera());
+    const std::string error = experiment_.save(path, sceneCamera(), view_.classroom.shown());
     if (!error.empty()) {
         panels_.setMessage(error, true);
         return;

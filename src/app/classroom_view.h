@@ -2,10 +2,13 @@
 // momentum, angular velocity and angular momentum on every dynamic body, the
 // change of momentum of both bodies of the last impact (shown for a moment
 // after it), and the system's centre of mass with its velocity. Set in World >
-// Debug layer, or for a run by --show.
+// Debug layer, by a scene's `show` key, or for a run by --show.
 #pragma once
 
+#include "scene/scene.h"
+
 #include <string>
+#include <vector>
 
 namespace impulse::app {
 
@@ -22,14 +25,42 @@ struct ClassroomView {
     float momentumScale = 0.5f;
     float angularVelocityScale = 0.05f;  ///< m of arrow per rad/s
     float angularMomentumScale = 0.5f;   ///< m of arrow per kg m^2/s
+
+    /// The switch of a view as scene files and --show name it.
+    bool& switchFor(scene::ShownView view) { return switchOf(*this, view); }
+    bool switchFor(scene::ShownView view) const { return switchOf(*this, view); }
+    /// Turns on exactly `views` (a scene's `show`, or --show); the scales stay.
+    void showOnly(const std::vector<scene::ShownView>& views) {
+        for (const scene::ShownViewName& v : scene::kShownViewNames) switchFor(v.view) = false;
+        for (scene::ShownView view : views) switchFor(view) = true;
+    }
+    /// The views turned on, in the format's order (a saved scene's `show`).
+    std::vector<scene::ShownView> shown() const {
+        std::vector<scene::ShownView> on;
+        for (const scene::ShownViewName& v : scene::kShownViewNames) {
+            if (switchFor(v.view)) on.push_back(v.view);
+        }
+        return on;
+    }
+
+private:
+    // One switch for switchFor and its const twin.
+    template <class View>
+    static auto switchOf(View& c, scene::ShownView view) -> decltype((c.velocity)) {
+        switch (view) {
+            case scene::ShownView::Velocity: return c.velocity;
+            case scene::ShownView::Momentum: return c.momentum;
+            case scene::ShownView::AngularVelocity: return c.angularVelocity;
+            case scene::ShownView::AngularMomentum: return c.angularMomentum;
+            case scene::ShownView::ImpactMomentum: return c.impactMomentum;
+            case scene::ShownView::SystemCentre: return c.systemCentre;
+        }
+        return c.velocity;  // unreachable: every view has a case (-Wswitch says when one is added)
+    }
 };
 
-/// The names --show takes, comma-separated.
-inline constexpr const char* kClassroomViewNames =
-    "velocity, momentum, angular-velocity, angular-momentum, impact-momentum, centre-of-mass";
-
-/// Turns on the views named in a comma-separated `list` (kClassroomViewNames);
-/// returns "" or a message naming the unknown name and the known ones.
-std::string parseClassroomViews(const std::string& list, ClassroomView& out);
+/// The views named in a comma-separated `list` (as a scene's `show` names them),
+/// into `out`; returns "" or a message naming the unknown name and the known ones.
+std::string parseShownViews(const std::string& list, std::vector<scene::ShownView>& out);
 
 }  // namespace impulse::app

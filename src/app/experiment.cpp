@@ -385,10 +385,18 @@ std::string Experiment::open(const std::string& path) {
     return "";
 }
 
-std::string Experiment::save(const std::string& path, const std::optional<scene::SceneCamera>& camera) const {
-    scene::Scene scene = scene::captureScene(world_, scene_.name);
+std::string Experiment::save(const std::string& path, const std::optional<scene::SceneCamera>& camera,
+                             const std::optional<std::vector<scene::ShownView>>& show) const {
+    scene::Scene scene = sceneNow();
     scene.camera = camera;
+    scene.show = show;
     return scene::saveSceneFile(scene, path);
+}
+
+scene::Scene Experiment::sceneNow() const {
+    scene::Scene scene = scene::captureScene(world_, scene_.name);
+    scene.note = scene_.note;
+    return scene;
 }
 
 Validation Experiment::apply(Command command) { return input(std::move(command)); }

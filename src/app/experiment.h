@@ -173,9 +173,12 @@ public:
 
     /// Reads a scene file and applies LoadScene; returns the file's error ("" when loaded).
     std::string open(const std::string& path);
-    /// Writes the world as it is now as a scene file, with the view's camera when given;
-    /// returns the error ("" when saved).
-    std::string save(const std::string& path, const std::optional<scene::SceneCamera>& camera = std::nullopt) const;
+    /// Writes sceneNow() as a scene file, with the view's camera and classroom views when
+    /// given; returns the error ("" when saved).
+    std::string save(const std::string& path, const std::optional<scene::SceneCamera>& camera = std::nullopt,
+                     const std::optional<std::vector<scene::ShownView>>& show = std::nullopt) const;
+    /// The world as it is now as a scene, with the loaded scene's name and note.
+    scene::Scene sceneNow() const;
 
     /// Advances the world by one step of settings().timestep. While an earlier step
     /// is shown, the step is the recorded run's next one (with its inputs); at the

@@ -1,5 +1,6 @@
 #include "app/options.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -18,29 +19,17 @@ bool parseInt(const char* text, long lo, long hi, int& out) {
 
 }  // namespace
 
-std::string parseClassroomViews(const std::string& list, ClassroomView& out) {
+std::string parseShownViews(const std::string& list, std::vector<scene::ShownView>& out) {
     std::istringstream names(list);
     std::string name;
     bool any = false;
     while (std::getline(names, name, ',')) {
-        if (name == "velocity") {
-            out.velocity = true;
-        } else if (name == "momentum") {
-            out.momentum = true;
-        } else if (name == "angular-velocity") {
-            out.angularVelocity = true;
-        } else if (name == "angular-momentum") {
-            out.angularMomentum = true;
-        } else if (name == "impact-momentum") {
-            out.impactMomentum = true;
-        } else if (name == "centre-of-mass") {
-            out.systemCentre = true;
-        } else {
-            return "--show: '" + name + "' is not a view (" + kClassroomViewNames + ")";
-        }
+        const std::optional<scene::ShownView> view = scene::shownViewNamed(name);
+        if (!view) return "--show: '" + name + "' is not a view (" + scene::shownViewList() + ")";
+        if (std::find(out.begin(), out.end(), *view) == out.end()) out.push_back(*view);
         any = true;
     }
-    return any ? "" : std::string("--show needs a list of views (") + kClassroomViewNames + ")";
+    return any ? "" : "--show needs a list of views (" + scene::shownViewList() + ")";
 }
 
 const char* usageText() {
@@ -112,7 +101,7 @@ std::string parseOptions(int argc, const char* const* argv, AppOptions& out) {
             out.shadows = mode;
         } else if (!std::strcmp(arg, "--show")) {
             const char* v = value(arg);
-            const std::string error = parseClassroomViews(v ? v : "", out.show);
+            const std::string error = parseShownViews(v ? v : "", out.show.emplace());
             if (!error.empty()) return error;
         } else if (!std::strcmp(arg, "--select")) {
             const char* v = value(arg);

@@ -19,7 +19,8 @@ struct AppOptions {
     bool paused = false;
     render::TierChoice renderTier;  ///< none: the tier GL_RENDERER implies
     std::optional<ShadowMode> shadows;  ///< for this run; none: the saved setting
-    ClassroomView show;         ///< the classroom vectors drawn from the start (--show)
+    /// The classroom views drawn from the start, in place of the scene's `show` (--show).
+    std::optional<std::vector<scene::ShownView>> show;
     std::string select;         ///< the body selected at the start; empty: none
     std::string recordVideo;    ///< record the view from the first frame into a new folder here
     bool help = false;

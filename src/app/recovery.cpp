@@ -95,7 +95,7 @@ Recovery captureRecovery(const Experiment& experiment, const std::optional<scene
         recovery.shownStep = experiment.shownStep();
     } else {
         // A world brought back by an undo of a load: its run depends on edits before it.
-        recovery.work = scene::captureScene(experiment.world(), experiment.scene().name);
+        recovery.work = experiment.sceneNow();
     }
     return recovery;
 }

@@ -526,9 +526,35 @@ SceneCamera readCamera(const json& j, const std::string& path) {
     return camera;
 }
 
+// The optional `note`: a few paragraphs of text.
+std::string readNote(const json& j, const std::string& path) {
+    std::string note = readString(j, path);
+    if (note.size() > kMaxNoteBytes) {
+        fail(path, "is " + std::to_string(note.size()) + " bytes, more than the limit of " +
+                       std::to_string(kMaxNoteBytes));
+    }
+    return note;
+}
+
+// The optional `show`: names of classroom views, each at most once.
+std::vector<ShownView> readShownViews(const json& j, const std::string& path) {
+    if (!j.is_array()) wrongType(path, "an array of view names", j);
+    std::vector<ShownView> views;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        const std::string name = readString(j[i], index(path, i));
+        const std::optional<ShownView> view = shownViewNamed(name);
+        if (!view) fail(index(path, i), "unknown view '" + name + "' (expected one of " + shownViewList() + ")");
+        if (std::find(views.begin(), views.end(), *view) != views.end()) {
+            fail(index(path, i), "'" + name + "' is listed twice");
+        }
+        views.push_back(*view);
+    }
+    return views;
+}
+
 Scene readScene(const json& root) {
     if (!root.is_object()) wrongType("", "a JSON object at the top level", root);
-    checkKeys(root, "", {"version", "name", "world", "bodies", "camera"});
+    checkKeys(root, "", {"version", "name", "note", "world", "bodies", "camera", "show"});
 
     auto version = root.find("version");
     if (version == root.end()) {
@@ -544,6 +570,7 @@ Scene readScene(const json& root) {
 
     Scene scene;
     if (root.contains("name")) scene.name = readString(root.at("name"), "name");
+    if (root.contains("note")) scene.note = readNote(root.at("note"), "note");
     if (root.contains("world")) scene.settings = readSettings(root.at("world"), "world", formatVersion);
     if (Validation e = validateSettings(scene.settings)) {
         // validateSettings names the current keys; a version 1 file is told its own.
@@ -554,6 +581,7 @@ Scene readScene(const json& root) {
         fail(join("world", field), e->rule);
     }
     if (root.contains("camera")) scene.camera = readCamera(root.at("camera"), "camera");
+    if (root.contains("show")) scene.show = readShownViews(root.at("show"), "show");
 
     if (root.contains("bodies")) {
         const json& bodies = root.at("bodies");
@@ -763,6 +791,26 @@ std::string saveTextFile(const std::string& text, const std::string& path) {
 
 using namespace json_io;
 
+std::optional<ShownView> shownViewNamed(std::string_view name) {
+    for (const ShownViewName& v : kShownViewNames) {
+        if (v.name == name) return v.view;
+    }
+    return std::nullopt;
+}
+
+std::string_view shownViewName(ShownView view) {
+    for (const ShownViewName& v : kShownViewNames) {
+        if (v.view == view) return v.name;
+    }
+    return "?";  // unreachable: kShownViewNames names every view
+}
+
+std::string shownViewList() {
+    std::string list;
+    for (const ShownViewName& v : kShownViewNames) list += (list.empty() ? "" : ", ") + std::string(v.name);
+    return list;
+}
+
 std::string SceneError::message() const {
     std::string text = file;
     if (!path.empty()) text += ": " + path;
@@ -839,6 +887,7 @@ Scene captureScene(const World& world, const std::string& name) {
 std::string toJson(const Scene& scene) {
     std::string out = "{\n  \"version\": " + std::to_string(kFormatVersion) + ",\n";
     out += "  \"name\": " + ordered_json(scene.name).dump() + ",\n";
+    if (!scene.note.empty()) out += "  \"note\": " + ordered_json(scene.note).dump() + ",\n";
     out += "  \"world\": {\n";
     const ordered_json world = settingsJson(scene.settings);
     bool first = true;
@@ -852,6 +901,13 @@ std::string toJson(const Scene& scene) {
     if (scene.camera) {
         out += "  \"camera\": ";
         writeInline(cameraJson(*scene.camera), out);
+        out += ",\n";
+    }
+    if (scene.show) {
+        ordered_json names = ordered_json::array();
+        for (ShownView view : *scene.show) names.push_back(std::string(shownViewName(view)));
+        out += "  \"show\": ";
+        writeInline(names, out);
         out += ",\n";
     }
     out += "  \"bodies\": [";

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -51,12 +52,45 @@ inline constexpr float kMaxCameraPitchDegrees = 88.0f;
 /// Farthest camera distance a file may ask for (m; the orbit camera's zoom limit).
 inline constexpr float kMaxCameraDistance = 2000.0f;
 
+/// The classroom views a scene may open with (the optional top-level `show` key;
+/// impulse-lab's --show takes the same names): vectors and markers the app draws
+/// in the 3D view. Named here, with the format, so that a file naming an unknown
+/// view is refused as it is read.
+enum class ShownView { Velocity, Momentum, AngularVelocity, AngularMomentum, ImpactMomentum, SystemCentre };
+
+struct ShownViewName {
+    ShownView view;
+    std::string_view name;
+};
+inline constexpr ShownViewName kShownViewNames[] = {
+    {ShownView::Velocity, "velocity"},
+    {ShownView::Momentum, "momentum"},
+    {ShownView::AngularVelocity, "angular-velocity"},
+    {ShownView::AngularMomentum, "angular-momentum"},
+    {ShownView::ImpactMomentum, "impact-momentum"},
+    {ShownView::SystemCentre, "centre-of-mass"},
+};
+/// The view called `name`, or none.
+std::optional<ShownView> shownViewNamed(std::string_view name);
+std::string_view shownViewName(ShownView view);
+/// Every view's name, comma-separated, for messages and help texts.
+std::string shownViewList();
+
+/// Longest `note` a scene may carry, in bytes of UTF-8 (a few paragraphs).
+inline constexpr std::size_t kMaxNoteBytes = 4000;
+
 /// A parsed, validated scene: settings plus body definitions in file order.
 struct Scene {
     std::string name;
+    /// What the scene shows and what to look for (the optional `note` key), for the
+    /// Scene panel; "" for none.
+    std::string note;
     WorldSettings settings;
     std::vector<BodyDef> bodies;
     std::optional<SceneCamera> camera;  ///< none: the app frames the bodies
+    /// The classroom views the app turns on, and the others off, when it opens the
+    /// scene (the optional `show` key); none: the app leaves its views as they are.
+    std::optional<std::vector<ShownView>> show;
 };
 
 struct SceneError {

@@ -217,14 +217,28 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     }
 
     ImGui::Separator();
-    ImGui::TextColored(kDimColor, "Presets (%s)", presetDir_.c_str());
+    // The presets and the scene's note share the panel's one list box, so the panel
+    // keeps its height; a scene with a note (a classroom preset) opens on it.
+    const bool noteShown = tabBar("scene tabs", {"Presets", "Note"}, openNoteTab_ ? 1 : -1) == 1;
+    openNoteTab_ = false;
     if (ImGui::BeginChild("presets", ImVec2(0, 80.0f * layout_.textScale), true)) {
-        for (const std::string& p : presets_) {
-            if (widgets::Selectable(p.c_str(), scenePath_ == presetDir_ + "/" + p)) {
-                requests.open = presetDir_ + "/" + p;
+        if (noteShown) {
+            if (sceneNote_.empty()) {
+                ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
+                ImGui::TextWrapped("This scene has no note (a scene file's \"note\" key).");
+                ImGui::PopStyleColor();
+            } else {
+                ImGui::TextWrapped("%s", sceneNote_.c_str());
             }
+        } else {
+            for (const std::string& p : presets_) {
+                if (widgets::Selectable(p.c_str(), scenePath_ == presetDir_ + "/" + p)) {
+                    requests.open = presetDir_ + "/" + p;
+                }
+                hoverHelp(("in " + presetDir_).c_str());
+            }
+            if (presets_.empty()) ImGui::TextColored(kDimColor, "no .json files found in %s", presetDir_.c_str());
         }
-        if (presets_.empty()) ImGui::TextColored(kDimColor, "no .json files found");
     }
     ImGui::EndChild();
     ImGui::SetNextItemWidth(-1.0f);

@@ -126,6 +126,11 @@ public:
     void setExportMessage(const std::string& message, bool isError) { plotsTab_.setMessage(message, isError); }
     /// The Data tab's line under its buttons.
     void setDataMessage(const std::string& message, bool isError) { dataTab_.setMessage(message, isError); }
+    /// The loaded scene's note, in the Scene panel's Note tab; a scene with a note opens on it.
+    void setSceneNote(const std::string& note) {
+        sceneNote_ = note;
+        openNoteTab_ = !note.empty();
+    }
     /// Path shown in the Scene panel's text field.
     void setScenePath(const std::string& path) { scenePath_ = path; }
     const std::string& scenePathField() const { return scenePath_; }
@@ -166,6 +171,8 @@ private:
     std::string presetDir_;
     std::vector<std::string> presets_;
     std::string scenePath_;
+    std::string sceneNote_;
+    bool openNoteTab_ = false;  // select the Note tab at the next draw
     std::string message_;
     bool messageIsError_ = false;
     app::VideoStatus video_;

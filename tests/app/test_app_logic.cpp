@@ -320,16 +320,22 @@ TEST(Options, ShowTurnsOnTheNamedClassroomViewsAndNamesAnUnknownOne) {
     };
     app::AppOptions o;
     EXPECT_EQ(parse({"--show", "momentum,impact-momentum,centre-of-mass", "--select", "cue"}, o), "");
-    EXPECT_TRUE(o.show.momentum);
-    EXPECT_TRUE(o.show.impactMomentum);
-    EXPECT_TRUE(o.show.systemCentre);
-    EXPECT_FALSE(o.show.velocity);
-    EXPECT_FALSE(o.show.angularVelocity);
-    EXPECT_FALSE(o.show.angularMomentum);
+    using scene::ShownView;
+    EXPECT_EQ(o.show, (std::vector<ShownView>{ShownView::Momentum, ShownView::ImpactMomentum, ShownView::SystemCentre}));
     EXPECT_EQ(o.select, "cue");
     app::AppOptions all;
-    EXPECT_EQ(parse({"--show", "velocity,angular-velocity,angular-momentum"}, all), "");
-    EXPECT_TRUE(all.show.velocity && all.show.angularVelocity && all.show.angularMomentum);
+    EXPECT_EQ(parse({"--show", "velocity,angular-velocity,angular-momentum,velocity"}, all), "");
+    EXPECT_EQ(all.show, (std::vector<ShownView>{ShownView::Velocity, ShownView::AngularVelocity,
+                                                ShownView::AngularMomentum}));
+    EXPECT_FALSE(app::AppOptions{}.show.has_value()) << "without --show the scene's views are used";
+
+    // A ClassroomView turns on exactly the listed views and lists them back.
+    app::ClassroomView view;
+    view.velocity = true;
+    view.showOnly(*o.show);
+    EXPECT_FALSE(view.velocity);
+    EXPECT_TRUE(view.momentum && view.impactMomentum && view.systemCentre);
+    EXPECT_EQ(view.shown(), *o.show);
 
     app::AppOptions bad;
     EXPECT_EQ(parse({"--show", "momentum,spin"}, bad),

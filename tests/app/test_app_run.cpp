@@ -188,12 +188,26 @@ TEST(AppRun, ShowDrawsTheImpactsChangeOfMomentum) {
                             shown + "'" + fixedSteps)),
               0);
     ASSERT_EQ(run(offscreen("'" + scene + "' --frames 50 --select right --screenshot '" + plain + "'" + fixedSteps)), 0);
+    // The same scene asking for the arrows itself (its `show` key), with a note: both
+    // are saved back with the world.
+    nlohmann::json classroom = nlohmann::json::parse(fileText(scene));
+    classroom["note"] = "The change of momentum of both spheres, equal and opposite.";
+    classroom["show"] = {"impact-momentum"};
+    const std::string classroomScene = tempPath("impact_classroom.json"), fromScene = tempPath("impact_scene.png");
+    const std::string saved = tempPath("impact_saved.json");
+    std::ofstream(classroomScene) << classroom.dump();
+    ASSERT_EQ(run(offscreen("'" + classroomScene + "' --frames 50 --select right --screenshot '" + fromScene +
+                            "' --save-on-exit '" + saved + "'" + fixedSteps)),
+              0);
     fs::remove_all(frames);
     const int withArrows = impactYellowPixels(loadPng(shown));
     EXPECT_GT(withArrows, 300) << "the dp arrows and their labels";
     EXPECT_LT(impactYellowPixels(loadPng(plain)), withArrows / 10);
-    fs::remove(shown);
-    fs::remove(plain);
+    EXPECT_EQ(impactYellowPixels(loadPng(fromScene)), withArrows) << "the scene's show drew what --show drew";
+    const nlohmann::json back = nlohmann::json::parse(fileText(saved));
+    EXPECT_EQ(back.value("note", ""), classroom["note"]);
+    EXPECT_EQ(back.value("show", nlohmann::json()), classroom["show"]);
+    for (const std::string& file : {shown, plain, classroomScene, fromScene, saved}) fs::remove(file);
 
     const std::string err = tempPath("select_err.txt");
     EXPECT_EQ(run(offscreen("'" + scene + "' --frames 2 --select nobody 2> '" + err + "'")), 2);
