@@ -106,13 +106,18 @@ SCENERY_RULES = {"restitution_combine": "max", "friction_combine": "max"}
 NEUTRAL_E, NEUTRAL_MU = 0.0, 0.0
 
 
-def scene(name, bodies, camera=None, **world):
+def scene(name, bodies, camera=None, note=None, show=None, **world):
+    """`note`: a paragraph for the Scene panel; `show`: the classroom views the app opens with."""
     assert len({b["name"] for b in bodies}) == len(bodies), "names must be unique"
     doc = {"version": 2, "name": name}
+    if note:
+        doc["note"] = note
     if world:
         doc["world"] = world
     if camera:
         doc["camera"] = camera
+    if show is not None:
+        doc["show"] = show
     doc["bodies"] = bodies
     return doc
 
@@ -127,6 +132,8 @@ def dump(doc):
     """Pretty JSON with one body per line (the layout impulse-lab itself saves)."""
     inline = {"separators": (", ", ": "), "ensure_ascii": False}
     lines = ["{", '  "version": %d,' % doc["version"], '  "name": %s,' % json.dumps(doc["name"], **inline)]
+    if "note" in doc:
+        lines.append('  "note": %s,' % json.dumps(doc["note"], **inline))
     if "world" in doc:
         items = ['    %s: %s' % (json.dumps(k), json.dumps(v, **inline)) for k, v in doc["world"].items()]
         lines.append('  "world": {')
@@ -134,6 +141,8 @@ def dump(doc):
         lines.append("  },")
     if "camera" in doc:
         lines.append('  "camera": %s,' % json.dumps(doc["camera"], **inline))
+    if "show" in doc:
+        lines.append('  "show": %s,' % json.dumps(doc["show"], **inline))
     lines.append('  "bodies": [')
     lines.append(",\n".join("    " + json.dumps(b, **inline) for b in doc["bodies"]))
     lines.append("  ]")
@@ -391,6 +400,127 @@ def heavy_on_light():
     return scene("Heavy on light (1000:1)", bodies, **SCENERY_RULES)
 
 
+# ---------------------------------------------------------------- classroom presets
+# assets/scenes/classroom/: each opens with the views a class reads it by (`show`) and a
+# note in the Scene panel saying what to look for; the numbers in the notes are the
+# closed-form ones (tests/scene/test_classroom_presets.cpp runs each and compares).
+
+GLIDER_RADIUS = 0.1
+
+
+def head_on_gliders(e, title, outcome):
+    """A 1 kg glider at 2 m/s meets a 3 kg glider at rest on a frictionless track (x); pair e = e.
+    v1' = (m1 - e m2) v / (m1 + m2), v2' = (1 + e) m1 v / (m1 + m2): e = 1: -1 and 1 m/s;
+    e = 0.5: -0.25 and 0.75 m/s; e = 0: both 0.5 m/s. The gliders are balls sliding without
+    friction (they never turn), so they meet at one point on the line of motion; two box carts
+    meet face to face at four points, which the solver does not load evenly: the carts then
+    turn about y (measured: up to 0.16 rad after an e = 0.5 impact) and their speeds miss the
+    formula by up to 0.06 m/s."""
+    bodies = [ground(10.0, 6.0),
+              body("glider1", sphere(GLIDER_RADIUS), (-1.5, GLIDER_RADIUS, 0.0), mass=1.0,
+                   linear_velocity=(2.0, 0.0, 0.0), restitution=e, friction=0.0),
+              body("glider3", sphere(GLIDER_RADIUS), (0.5, GLIDER_RADIUS, 0.0), mass=3.0, restitution=e,
+                   friction=0.0)]
+    note = ("A 1 kg glider at 2 m/s runs into a 3 kg glider at rest on a frictionless track, e = %g. "
+            "The green arrows are the momenta m v (0.5 m per kg m/s): their sum, 2 kg m/s, is the same "
+            "before and after, and the centre of mass (the white arrow) moves at 0.5 m/s throughout. "
+            "At the impact the yellow arrows show each glider's change of momentum: equal and opposite, "
+            "%g kg m/s each. %s The Data tab lists m, v, p and KE of both gliders with their totals; "
+            "the Impact log tab the measured e." % (e, (1.0 + e) * 1.5, outcome))
+    view = camera((0.2, 0.1, 0.0), 6.0, 0.0, 14.0)
+    return scene(title, bodies, camera=view, note=note,
+                 show=["velocity", "momentum", "impact-momentum", "centre-of-mass"], **SCENERY_RULES)
+
+
+def glancing_billiard():
+    """A cue ball (57.15 mm, 170 g) at 2 m/s strikes a resting ball half a ball off centre (a 30 degree cut),
+    on an air table (no friction anywhere), e = 1, steps of 1/240 s. Equal masses, e = 1, no friction: the
+    balls leave exactly 90 degrees apart. The object ball leaves at 26.1 degrees, not 30: the impact is
+    resolved at the step it is predicted for, with the line of centres of that step's start, when the
+    balls are still up to a step's travel (8 mm) apart (23 degrees at the default 1/60 s)."""
+    radius, mass = 0.028575, 0.17
+    offset = radius  # centre line offset b = R: a point contact sends the object ball off at asin(b / 2R) = 30 degrees
+    ball = dict(mass=mass, restitution=1.0, friction=0.0)
+    bodies = [ground(2.0, 2.0),
+              body("cue", sphere(radius), (-0.6, radius, offset), linear_velocity=(2.0, 0.0, 0.0), **ball),
+              body("object", sphere(radius), (0.0, radius, 0.0), **ball)]
+    note = ("On an air table (no friction), the cue ball (170 g, 2 m/s) hits a resting ball half a ball off "
+            "centre. The impulse acts along the line of centres, so the object ball leaves along it, and "
+            "with equal masses and e = 1 the two balls leave exactly 90 degrees apart. Read the momenta "
+            "tip to tail: the cue ball's p before equals the sum of both balls' p after, and the yellow dp "
+            "arrows are equal and opposite. For touching balls the cut would be 30 degrees; here the object "
+            "ball leaves at 26: the step resolves the impact with the line of centres it sees just before "
+            "the balls touch (up to one step's travel apart; 23 degrees with the default 1/60 s steps).")
+    view = camera((0.25, 0.0, 0.0), 2.6, 0.0, 72.0)
+    return scene("Classroom: glancing billiard shot (half-ball hit)", bodies, camera=view, note=note,
+                 show=["momentum", "impact-momentum", "centre-of-mass"], timestep=r(1.0 / 240.0),
+                 **SCENERY_RULES)
+
+
+def bounce_with_backspin():
+    """A solid ball (r 0.1 m, 0.5 kg) thrown at 2 m/s with 30 rad/s of backspin from 1 m: e = 0.8, mu = 0.5.
+    The bounce's friction stops the contact point slipping, so it leaves rolling:
+    v_x' = (5 v_x - 2 r w) / 7 = 0.571 m/s, w' = -v_x' / r = -5.71 rad/s (topspin)."""
+    radius = 0.1
+    bodies = [ground(10.0, 3.0),
+              body("ball", sphere(radius), (-1.5, 1.0, 0.0), mass=0.5, linear_velocity=(2.0, 0.0, 0.0),
+                   angular_velocity=(0.0, 0.0, 30.0), restitution=0.8, friction=0.5)]
+    note = ("A solid ball thrown forward at 2 m/s with 30 rad/s of backspin lands from 1 m (e = 0.8, "
+            "mu = 0.5). At the bounce the bottom of the ball slides forward at 5 m/s, and friction "
+            "pushes back on it: the ball slows and its spin turns over. The friction needed to stop "
+            "the slide (0.71 N s) is less than mu times the normal impulse (2.0 N s), so the bottom "
+            "stops sliding within the impact and the ball leaves rolling: v_x = (5 v - 2 r w) / 7 = "
+            "0.57 m/s and w = 5.7 rad/s of topspin (the app shows 0.58 and 5.8: the step applies the impulse "
+            "half a millimetre below the ball, on the floor it saw). Watch the velocity (blue) and the angular velocity "
+            "(purple) arrows flip; the Impact log lists the friction impulse.")
+    view = camera((-0.6, 0.5, 0.0), 4.0, -35.0, 10.0)
+    return scene("Classroom: ball bouncing with backspin", bodies, camera=view, note=note,
+                 show=["velocity", "angular-velocity"], **SCENERY_RULES)
+
+
+def box_tips_on_ramp():
+    """A tall box (0.2 x 0.6 m section) and a squat one (0.4 x 0.4) at rest on a 25 degree ramp, mu = 0.8.
+    mu > tan 25 = 0.466: neither slides. The tall one tips: tan 25 > half width / half height = 1/3."""
+    angle = math.radians(25.0)
+    q = quat_axis_angle((0, 0, 1), -angle)  # the surface descends toward +x
+    centre = (0.0, 1.2, 0.0)
+    half_thickness = 0.1
+    bodies = [ground(6.0, 3.0), body("ramp", box(2.5, half_thickness, 1.5), centre, static=True, orientation=q,
+                                     friction=NEUTRAL_MU, restitution=NEUTRAL_E)]
+    normal = (math.sin(angle), math.cos(angle), 0.0)
+    down_slope = (math.cos(angle), -math.sin(angle), 0.0)
+    for name, half, z in (("tall", (0.1, 0.3, 0.15), -0.5), ("squat", (0.2, 0.2, 0.15), 0.5)):
+        lift = half_thickness + half[1]  # face on face: at rest on the ramp
+        p = [centre[i] + normal[i] * lift - down_slope[i] * 1.0 for i in range(3)]
+        p[2] = z
+        bodies.append(body(name, box(*half), p, mass=1.0, orientation=q, friction=0.8, restitution=0.0))
+    note = ("Two boxes stand on a 25 degree ramp with mu = 0.8. Since mu > tan 25 = 0.47, friction "
+            "holds both against sliding. The tall box tips over anyway: its weight acts at its centre "
+            "of mass, and once the vertical through that point passes outside the downhill edge of its "
+            "base, the weight's torque about that edge turns it over. That happens when tan(angle) > "
+            "half-width / half-height: 0.1 / 0.3 = 0.33 for the tall box (tips), 0.2 / 0.2 = 1 for "
+            "the squat one (stays). Watch the angular velocity grow from zero.")
+    view = camera((-0.6, 1.6, 0.0), 4.0, -30.0, 12.0)
+    return scene("Classroom: box tipping on a ramp", bodies, camera=view, note=note,
+                 show=["velocity", "angular-velocity"], **SCENERY_RULES)
+
+
+def dzhanibekov():
+    """A spin about the intermediate axis (I_x < I_y < I_z) with a small wobble, seen with w and L."""
+    # Small and heavy, spun fast, so that the w and L arrows at their default scales reach out of it.
+    bodies = [body("box", box(0.25, 0.125, 0.05), (0.0, 0.0, 0.0), mass=5.0, angular_velocity=(0.02, 10.0, 0.02))]
+    note = ("A box spins at 10 rad/s about its intermediate axis (the middle moment of inertia), with "
+            "a tiny wobble; nothing touches it and there is no gravity. Its angular momentum L = I w "
+            "(pink) cannot change, and it does not. The box does: every 2.3 s or so it turns over end "
+            "for end and spins on, the other way round in its own frame (the Dzhanibekov effect). "
+            "While it turns, w (purple) swings away from L and back: w and L are parallel only while "
+            "the box spins about a principal axis. Spin about the largest or smallest axis "
+            "(spin_major_axis.json, spin_minor_axis.json) stays put: only the middle axis is unstable.")
+    view = camera((0.0, 0.0, 0.0), 2.0, 30.0, 20.0)
+    return scene("Classroom: Dzhanibekov tumble (no gravity)", bodies, camera=view, note=note,
+                 show=["angular-velocity", "angular-momentum"], gravity=NO_GRAVITY)
+
+
 PRESETS = {
     "default.json": default_scene,
     "two_spheres_head_on.json": two_spheres_head_on,
@@ -408,6 +538,22 @@ PRESETS = {
     "billiard_break.json": billiard_break,
     "pile1000.json": pile1000,
     "heavy_on_light.json": heavy_on_light,
+    "classroom/gliders_elastic.json": lambda: head_on_gliders(
+        1.0, "Classroom: head-on gliders, elastic (e = 1)",
+        "Elastic: the 1 kg glider comes back at 1 m/s and the 3 kg glider leaves at 1 m/s; no kinetic energy is lost."),
+    "classroom/gliders_inelastic.json": lambda: head_on_gliders(
+        0.5, "Classroom: head-on gliders, inelastic (e = 0.5)",
+        "With e = 0.5 they separate at half their closing speed: the 1 kg glider comes back at 0.25 m/s, "
+        "the 3 kg glider leaves at 0.75 m/s, and (1 - e^2) = 75 % of the kinetic energy of the motion "
+        "relative to the centre of mass is lost: 1.5 J of the 2 J."),
+    "classroom/gliders_sticky.json": lambda: head_on_gliders(
+        0.0, "Classroom: head-on gliders, perfectly inelastic (e = 0)",
+        "With e = 0 they do not separate: both move on at 0.5 m/s, the centre of mass's speed, and all "
+        "of the kinetic energy relative to the centre of mass is lost: 1.5 J of the 2 J."),
+    "classroom/glancing_billiard.json": glancing_billiard,
+    "classroom/bounce_with_backspin.json": bounce_with_backspin,
+    "classroom/box_tips_on_ramp.json": box_tips_on_ramp,
+    "classroom/dzhanibekov_tumble.json": dzhanibekov,
 }
 
 
@@ -416,9 +562,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.join(root, "assets", "scenes"), help="output folder")
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
     for file_name, make in PRESETS.items():
         path = os.path.join(args.out, file_name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         text = dump(make())
         with open(path + ".tmp", "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
