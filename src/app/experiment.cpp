@@ -591,17 +591,18 @@ void Experiment::step() {
         world_.step();
         simulatedTime_ += world_.settings().timestep;
         run_.end = world_.stepCount();
-        const size_t keyframesBefore = run_.keyframes.keyframes().size();
         const size_t bytesBefore = run_.keyframes.bytes();
-        if (run_.keyframes.stepped(world_, simulatedTime_)) {
-            // A keyframe only added (none thinned) is held by this run alone and fits
-            // the budget (RunHistory::keep thinned against the same bytes held
-            // elsewhere): counting every run's keyframes again is then not needed.
-            if (run_.keyframes.keyframes().size() == keyframesBefore + 1) {
+        switch (run_.keyframes.stepped(world_, simulatedTime_)) {
+            case RunHistory::Kept::added:
+                // Held by this run alone, and it fits the budget (RunHistory::keep thins
+                // against the same bytes held elsewhere): no need to count every run again.
                 historyBytes_ += run_.keyframes.bytes() - bytesBefore;
-            } else {
+                break;
+            case RunHistory::Kept::addedAndThinned:
                 fitHistoryToBudget();
-            }
+                break;
+            case RunHistory::Kept::none:
+                break;
         }
         observations_.record(world_, simulatedTime_);
     }

@@ -33,7 +33,7 @@ void RunHistory::clear() {
     bytes_ = 0;
 }
 
-void RunHistory::keep(const World& world, double simulatedTime, bool pinned) {
+RunHistory::Kept RunHistory::keep(const World& world, double simulatedTime, bool pinned) {
     const uint64_t step = world.stepCount();
     const bool replacing = !keyframes_.empty() && keyframes_.back().world->stepCount() == step;
     if (replacing) {
@@ -61,14 +61,14 @@ void RunHistory::keep(const World& world, double simulatedTime, bool pinned) {
     } else {
         bytes_ = bytesOf({this});
     }
-    thinToBudget();
+    return thinToBudget() ? Kept::addedAndThinned : Kept::added;
 }
 
-bool RunHistory::stepped(const World& world, double simulatedTime) {
-    if (world.stepCount() % spacing_ != 0) return false;
-    keep(world, simulatedTime, false);
+RunHistory::Kept RunHistory::stepped(const World& world, double simulatedTime) {
+    if (world.stepCount() % spacing_ != 0) return Kept::none;
+    const Kept kept = keep(world, simulatedTime, false);
     while (keyframes_.back().world->stateBytes() / spacing_ > kMaxStateBytesPerStep) spacing_ *= 2;
-    return true;
+    return kept;
 }
 
 const RunHistory::Keyframe* RunHistory::atOrBefore(uint64_t step) const {
@@ -92,14 +92,15 @@ void RunHistory::setHeldElsewhere(size_t bytes) {
     thinToBudget();
 }
 
-void RunHistory::thinToBudget() {
+bool RunHistory::thinToBudget() {
     // The first keyframe (the run's start), the latest (where the run goes on) and
     // the pinned ones stay whatever the budget: they hold the run's inputs.
     const auto droppable = [&](size_t i) { return i > 0 && i + 1 < keyframes_.size() && !keyframes_[i].pinned; };
+    bool thinned = false;
     while (bytes_ + heldElsewhere_ > budget_) {
         bool any = false;
         for (size_t i = 0; i < keyframes_.size() && !any; ++i) any = droppable(i);
-        if (!any) return;
+        if (!any) return thinned;
         // Every other one goes: those on a multiple of the doubled spacing stay.
         spacing_ *= 2;
         std::vector<Keyframe> kept;
@@ -108,9 +109,11 @@ void RunHistory::thinToBudget() {
                 kept.push_back(std::move(keyframes_[i]));
             }
         }
+        thinned = thinned || kept.size() < keyframes_.size();
         keyframes_ = std::move(kept);
         bytes_ = bytesOf({this});
     }
+    return thinned;
 }
 
 }  // namespace impulse::app

@@ -40,15 +40,19 @@ public:
         bool pinned = false;  ///< after an input: kept whatever the budget
     };
 
+    /// What keeping a keyframe did to the history: for the bytes the runs hold
+    /// together (Experiment::historyBytes), which change by this history's own when
+    /// nothing was thinned, and must be counted again when the budget dropped keyframes.
+    enum class Kept { none, added, addedAndThinned };
+
     /// Forgets every keyframe; the next one starts a run.
     void clear();
     /// Keeps `world` as it is now (after the inputs of its step), replacing a
     /// keyframe of the same step. `pinned` for a step where an input came.
-    void keep(const World& world, double simulatedTime, bool pinned);
-    /// After a step of the run: keeps the world if a keyframe is due, and widens the
-    /// spacing while that keyframe reads more than kMaxStateBytesPerStep a step.
-    /// Whether it kept one.
-    bool stepped(const World& world, double simulatedTime);
+    Kept keep(const World& world, double simulatedTime, bool pinned);
+    /// After a step of the run: keeps the world if a keyframe is due (none if not), and
+    /// widens the spacing while that keyframe reads more than kMaxStateBytesPerStep a step.
+    Kept stepped(const World& world, double simulatedTime);
     /// The latest keyframe at or before `step`; null when there is none.
     const Keyframe* atOrBefore(uint64_t step) const;
     /// Drops the keyframes after `step` (a branch replaces that part of the run).
@@ -72,7 +76,8 @@ public:
     static size_t bytesOf(const std::vector<const RunHistory*>& histories);
 
 private:
-    void thinToBudget();
+    /// Whether it dropped keyframes.
+    bool thinToBudget();
 
     std::vector<Keyframe> keyframes_;  // ascending step
     uint64_t spacing_ = kFirstSpacing;

@@ -281,6 +281,37 @@ TEST(ExperimentRun, LargerWorldsAreKeptLessOften) {
     EXPECT_GT(keyframeBytes / (history.spacing() / 2), RunHistory::kMaxStateBytesPerStep) << "no wider than needed";
 }
 
+// A keep says whether the budget dropped keyframes: the experiment then counts every
+// run's bytes again, and otherwise only adds what this history grew by.
+TEST(ExperimentRun, AKeepSaysWhetherItThinned) {
+    World world;
+    BodyDef ball;
+    ball.shape = Shape::sphere(0.1f);
+    ball.position = vec3(0.0f, 100.0f, 0.0f);
+    ASSERT_TRUE(world.createBody(ball));
+    RunHistory history;
+    EXPECT_EQ(history.keep(world, 0.0, true), RunHistory::Kept::added);
+    std::vector<RunHistory::Kept> kept;
+    for (uint64_t i = 0; i < 4 * RunHistory::kFirstSpacing; ++i) {
+        world.step();
+        kept.push_back(history.stepped(world, 0.0));
+    }
+    for (size_t i = 0; i < kept.size(); ++i) {
+        EXPECT_EQ(kept[i], (i + 1) % RunHistory::kFirstSpacing == 0 ? RunHistory::Kept::added : RunHistory::Kept::none)
+            << "after step " << i + 1;
+    }
+    // Room for the keyframes held now and no more: the next one thins them.
+    history.setBudget(history.bytes());
+    const size_t before = history.keyframes().size();
+    RunHistory::Kept next = RunHistory::Kept::none;
+    while (next == RunHistory::Kept::none) {
+        world.step();
+        next = history.stepped(world, 0.0);
+    }
+    EXPECT_EQ(next, RunHistory::Kept::addedAndThinned);
+    EXPECT_LE(history.keyframes().size(), before);
+}
+
 TEST(ExperimentRun, AnInputAtAnEarlierStepContinuesFromThereAsANewRun) {
     Experiment experiment;
     record(experiment, 180);
