@@ -105,9 +105,60 @@ std::optional<ImpactBookkeeping> strongestImpact(const World& world, double time
     return impact;
 }
 
+std::vector<BodyMomentum> dynamicBodiesMotion(const World& world) {
+    std::vector<BodyMomentum> out;
+    for (BodyId id : world.bodyIds()) {
+        const Body& body = world.body(id);
+        if (body.isDynamic()) {
+            out.push_back(BodyMomentum{id, body.mass, body.position, body.linearVelocity, vec3(body.spinAngularMomentum())});
+        }
+    }
+    return out;
+}
+
+namespace {
+
+/// Keeps the motion of `impact`'s pair and then of the other dynamic bodies, up to
+/// kMomentaBodiesKept, after the step from `world` and before it from `before` (when
+/// that is the step before: else none).
+void keepMomenta(const World& world, const std::vector<BodyMomentum>& before, ImpactBookkeeping& impact) {
+    const std::vector<BodyMomentum> after = dynamicBodiesMotion(world);
+    const auto find = [](const std::vector<BodyMomentum>& motions, BodyId id) {
+        return std::find_if(motions.begin(), motions.end(), [id](const BodyMomentum& m) { return m.body == id; });
+    };
+    const auto keep = [&](const BodyMomentum& m) {
+        if (impact.bodiesAfter.size() == kMomentaBodiesKept) {
+            ++impact.bodiesLeftOut;
+            return;
+        }
+        impact.bodiesAfter.push_back(m);
+        if (!before.empty()) {
+            // A body spawned or deleted changes the world between steps, never in one.
+            const auto then = find(before, m.body);
+            impact.bodiesBefore.push_back(then != before.end() ? *then : BodyMomentum{m.body, m.mass, m.position});
+        }
+    };
+    const BodyId a = impact.first.bodyA, b = impact.first.bodyB;
+    for (BodyId id : {a, b}) {
+        if (const auto it = find(after, id); it != after.end()) keep(*it);
+    }
+    for (const BodyMomentum& m : after) {
+        if (m.body != a && m.body != b) keep(m);
+    }
+}
+
+}  // namespace
+
+void ImpactBookkeepingLog::beforeStep(const World& world) {
+    motionBeforeStep_ = dynamicBodiesMotion(world);
+    beforeStep_ = world.stepCount();
+}
+
 void ImpactBookkeepingLog::record(const World& world, double time) {
     std::optional<ImpactBookkeeping> impact = strongestImpact(world, time);
     if (!impact) return;
+    const bool stepBefore = beforeStep_ + 1 == world.stepCount();
+    keepMomenta(world, stepBefore ? motionBeforeStep_ : std::vector<BodyMomentum>{}, *impact);
     entries_.push_back(std::move(*impact));
     while (entries_.size() > kCapacity) entries_.pop_front();
 }

@@ -46,6 +46,24 @@ BodyMotion bodyMotion(const Body& body, const glm::dvec3& systemCentre);
 /// dynamic body of `world` when `bodies` is empty.
 SystemMotion systemMotion(const World& world, const std::vector<BodyId>& bodies = {});
 
+/// A dynamic body's motion at one instant, kept with an impact for the momenta
+/// diagram (app/momenta_diagram.h). Floats, as the world's own state.
+struct BodyMomentum {
+    BodyId body;
+    float mass = 0.0f;       ///< kg
+    vec3 position{0.0f};     ///< centre of mass, m
+    vec3 velocity{0.0f};     ///< m/s (the momentum is m v in double, as bodyMotion's)
+    vec3 spin{0.0f};         ///< I_world w about its own centre, kg m^2/s
+};
+
+/// Every dynamic body's motion now, in body order.
+std::vector<BodyMomentum> dynamicBodiesMotion(const World& world);
+
+/// Most dynamic bodies an impact keeps the motion of, before and after (the pair
+/// always, then the others in body order): a billiard rack's 16 fit; 2 x 48 bytes
+/// a body, so the log's 20000 impacts hold at most 46 MB, a few kB an impact.
+inline constexpr size_t kMomentaBodiesKept = 24;
+
 /// One pair's impact in a step, as a class reads it: the change of momentum of
 /// both bodies and the kinetic energy of the pair before and after.
 struct ImpactBookkeeping {
@@ -69,6 +87,12 @@ struct ImpactBookkeeping {
     /// point without friction; friction takes more (the slip's energy), and
     /// several points share the impulse, so there it is an estimate.
     double predictedLoss = 0.0;
+    /// The dynamic bodies just before the step (as the log saw them: see
+    /// ImpactBookkeepingLog::beforeStep; empty if it did not) and just after it, the
+    /// same bodies in the same order: A and B first, then the others in body order, at
+    /// most kMomentaBodiesKept; `bodiesLeftOut` were not kept.
+    std::vector<BodyMomentum> bodiesBefore, bodiesAfter;
+    size_t bodiesLeftOut = 0;
     /// energyLost / energyBefore and predictedLoss / energyBefore (0 without energy).
     double lostFraction() const { return energyBefore > 0.0 ? energyLost() / energyBefore : 0.0; }
     double predictedFraction() const { return energyBefore > 0.0 ? predictedLoss / energyBefore : 0.0; }
@@ -88,6 +112,9 @@ public:
     /// Most steps kept; the oldest go first.
     static constexpr size_t kCapacity = 20000;
 
+    /// Just before each step of `world` (after its inputs): the bodies' motion, which
+    /// an impact in the step keeps as its "before".
+    void beforeStep(const World& world);
     /// After each step of `world`, `time` simulated seconds since the load or reset.
     void record(const World& world, double time);
     /// Forgets the steps after `step` (a run taken back to that step).
@@ -99,6 +126,8 @@ public:
 
 private:
     std::deque<ImpactBookkeeping> entries_;
+    std::vector<BodyMomentum> motionBeforeStep_;  ///< every dynamic body, before the step
+    uint64_t beforeStep_ = ~uint64_t(0);           ///< the world's step count then
 };
 
 /// Simulated seconds the views show an impact's change of momentum after it.

@@ -19,6 +19,10 @@ struct ClassroomView {
     bool angularMomentum = false;  ///< I w about the body's own centre of mass
     bool impactMomentum = false;   ///< the last impact's change of momentum, both bodies
     bool systemCentre = false;     ///< the dynamic bodies' centre of mass and its velocity
+    /// The Contact inspector's Momenta tab (the momenta diagram) is in front: turned on
+    /// (a scene's `show`, --show), the panels bring it forward; they keep this switch
+    /// to whether it is, so a saved scene opens as it was left.
+    bool momentaDiagram = false;
     float velocityScale = 0.5f;          ///< m of arrow per m/s
     /// m of arrow per kg m/s, for p and for the impact's change of p alike: a
     /// body's p before, its dp and its p after read tip to tail at one scale.
@@ -54,6 +58,7 @@ private:
             case scene::ShownView::AngularMomentum: return c.angularMomentum;
             case scene::ShownView::ImpactMomentum: return c.impactMomentum;
             case scene::ShownView::SystemCentre: return c.systemCentre;
+            case scene::ShownView::MomentaDiagram: return c.momentaDiagram;
         }
         return c.velocity;  // unreachable: every view has a case (-Wswitch says when one is added)
     }

@@ -588,6 +588,7 @@ void Experiment::step() {
     if (shownStep() < run_.end) {
         replayStep(run_, world_, simulatedTime_);
     } else {
+        observations_.beforeStep(world_);
         world_.step();
         simulatedTime_ += world_.settings().timestep;
         run_.end = world_.stepCount();

@@ -56,7 +56,8 @@ inline constexpr float kMaxCameraDistance = 2000.0f;
 /// impulse-lab's --show takes the same names): vectors and markers the app draws
 /// in the 3D view. Named here, with the format, so that a file naming an unknown
 /// view is refused as it is read.
-enum class ShownView { Velocity, Momentum, AngularVelocity, AngularMomentum, ImpactMomentum, SystemCentre };
+/// MomentaDiagram is the Contact inspector's Momenta tab in front (the momenta diagram).
+enum class ShownView { Velocity, Momentum, AngularVelocity, AngularMomentum, ImpactMomentum, SystemCentre, MomentaDiagram };
 
 struct ShownViewName {
     ShownView view;
@@ -69,6 +70,7 @@ inline constexpr ShownViewName kShownViewNames[] = {
     {ShownView::AngularMomentum, "angular-momentum"},
     {ShownView::ImpactMomentum, "impact-momentum"},
     {ShownView::SystemCentre, "centre-of-mass"},
+    {ShownView::MomentaDiagram, "momenta"},
 };
 /// The view called `name`, or none.
 std::optional<ShownView> shownViewNamed(std::string_view name);

@@ -127,6 +127,9 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
                   SimControls& sim, DebugView& view, const FrameInfo& frame, PanelRequests& requests) {
     bodyEditor_.follow(target);
     undoButtons_ = {target.nextUndo(), target.nextRedo()};
+    // The momenta view turned on (a scene's show, --show) brings its tab forward; the
+    // switch then follows the tab, so a saved scene keeps it only if it is in front.
+    if (view.classroom.momentaDiagram && !momentaTabShown_) contactTabToShow_ = 4;
     const World& world = target.world();
     if (picked_.valid && (!world.isValid(picked_.a) || !world.isValid(picked_.b))) picked_ = ContactKey{};
     sceneWindow(sim, frame, requests);
@@ -134,6 +137,7 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
     statsWindow(world, frame, target.selected(), observations.plots, requests);
     bodyWindow(target, requests);
     contactWindow(target, observations, experiment, requests);
+    view.classroom.momentaDiagram = momentaTabShown_;
     helpWindow();
     confirmationPopup(requests);
 }
@@ -656,8 +660,14 @@ void Panels::contactWindow(EditTarget& target, const app::Observations& observat
     const bool hasGhost = experiment.ghost().has_value();
     if (hasGhost && !hadGhost_) contactTabToShow_ = 2;
     hadGhost_ = hasGhost;
-    const int tab = tabBar("contact tabs", {"Contacts", "Impact log", "Runs", "Data"}, contactTabToShow_);
+    const int tab = tabBar("contact tabs", {"Contacts", "Impact log", "Runs", "Data", "Momenta"}, contactTabToShow_);
     contactTabToShow_ = -1;
+    momentaTabShown_ = tab == 4;
+    if (tab == 4) {
+        momentaTab_.draw(world, selected, observations.strongestImpacts, layout_.textScale);
+        ImGui::End();
+        return;
+    }
     if (tab == 3) {
         dataTab_.draw(target, fields_, observations.strongestImpacts, layout_.textScale);
         requests.exportData = dataTab_.takeExport();

@@ -12,6 +12,7 @@
 #include "ui/data_tab.h"
 #include "ui/edit.h"
 #include "ui/field_draft.h"
+#include "ui/momenta_tab.h"
 #include "ui/observation_panels.h"
 #include "ui/question.h"
 #include "ui/runs_tab.h"
@@ -156,7 +157,7 @@ private:
     void bodyWindow(EditTarget& target, PanelRequests& requests);
     /// The pair coefficients of the selected body's contacts (or of its last or likely partner).
     void effectiveCoefficients(const World& world, BodyId id);
-    /// The Contacts, Impact log, Runs and Data tabs.
+    /// The Contacts, Impact log, Runs, Data and Momenta tabs.
     void contactWindow(EditTarget& target, const app::Observations& observations, const app::Experiment& experiment,
                        PanelRequests& requests);
     /// A clicked impact-log row: the timeline shows the entry's step, with its point
@@ -197,6 +198,8 @@ private:
     ImpactLogTab impactLogTab_;
     PlotsTab plotsTab_;
     DataTab dataTab_;
+    MomentaTab momentaTab_;
+    bool momentaTabShown_ = false;  ///< the Momenta tab was in front last frame
     RunsTab runsTab_;
     bool hadGhost_ = false;  ///< a ghost was shown last frame: a new one brings the Runs tab forward
     int contactTabToShow_ = -1;  ///< the Contact inspector's tab to bring forward next frame, -1: none

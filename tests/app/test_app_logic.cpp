@@ -336,14 +336,19 @@ TEST(Options, ShowTurnsOnTheNamedClassroomViewsAndNamesAnUnknownOne) {
     EXPECT_FALSE(view.velocity);
     EXPECT_TRUE(view.momentum && view.impactMomentum && view.systemCentre);
     EXPECT_EQ(view.shown(), *o.show);
+    app::AppOptions diagram;
+    EXPECT_EQ(parse({"--show", "momenta"}, diagram), "");
+    EXPECT_EQ(diagram.show, (std::vector<ShownView>{ShownView::MomentaDiagram}));
+    view.showOnly(*diagram.show);
+    EXPECT_TRUE(view.momentaDiagram && !view.momentum);
 
     app::AppOptions bad;
     EXPECT_EQ(parse({"--show", "momentum,spin"}, bad),
               "--show: 'spin' is not a view (velocity, momentum, angular-velocity, angular-momentum, "
-              "impact-momentum, centre-of-mass)");
+              "impact-momentum, centre-of-mass, momenta)");
     EXPECT_EQ(parse({"--show"}, bad),
               "--show needs a list of views (velocity, momentum, angular-velocity, angular-momentum, "
-              "impact-momentum, centre-of-mass)");
+              "impact-momentum, centre-of-mass, momenta)");
     EXPECT_EQ(parse({"--select"}, bad), "--select needs a body's name");
 }
 

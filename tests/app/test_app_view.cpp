@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -647,4 +648,43 @@ TEST(AppView, RenderTierAutoShadowsJudgeTheThreeDPassOnTheDefaultScene) {
     EXPECT_EQ(on["render"]["frames_by_cut"]["none"], 70);
     EXPECT_FALSE(fs::exists(config)) << "a --shadows flag is for its run only";
     fs::remove(log);
+}
+
+// The Momenta tab (--show momenta) on the head-on pair a few frames after they meet
+// (video frames: 1/60 s each, frame 50 is 0.83 s in, the impact at about 0.5 s): the
+// diagram's rectangle, from the layout report, holds the arrows' colours in both its
+// halves, just before and just after. The arrows are the only saturated colours there:
+// the boxes, axes, labels of the totals and the total's arrow are grey or white.
+TEST(AppView, MomentaTabDrawsTheBodiesArrowsBeforeAndAfterTheImpact) {
+    const std::string scene = kSource + "/assets/scenes/two_spheres_head_on.json";
+    const std::string report = tempFile("momenta.json"), shot = tempFile("momenta.png");
+    const fs::path frames = tempFile("momenta_frames");
+    fs::create_directories(frames);
+    ASSERT_EQ(runOffscreen("'" + scene + "' --frames 50 --show momenta --record-video '" + frames.string() +
+                               "' --screenshot '" + shot + "'",
+                           report),
+              0);
+    fs::remove_all(frames);
+    const nlohmann::json layout = readJson(report);
+    ASSERT_TRUE(layout.at("widgets").contains("Contact inspector/momenta diagram")) << "the Momenta tab is in front";
+    const nlohmann::json& rect = layout["widgets"]["Contact inspector/momenta diagram"];
+    const int x0 = rect[0], y0 = rect[1], w = rect[2], h = rect[3];
+    int width = 0, height = 0, channels = 0;
+    unsigned char* rgb = stbi_load(shot.c_str(), &width, &height, &channels, 3);
+    ASSERT_NE(rgb, nullptr);
+    ASSERT_LE(x0 + w, width);
+    ASSERT_LE(y0 + h, height);
+    int colored[2] = {0, 0};  // the left half (just before), the right (just after)
+    for (int y = y0; y < y0 + h; ++y) {
+        for (int x = x0; x < x0 + w; ++x) {
+            const unsigned char* p = rgb + (static_cast<size_t>(y) * width + x) * 3;
+            const int high = std::max({p[0], p[1], p[2]}), low = std::min({p[0], p[1], p[2]});
+            if (high - low > 80) ++colored[x < x0 + w / 2 ? 0 : 1];
+        }
+    }
+    stbi_image_free(rgb);
+    EXPECT_GT(colored[0], 100) << "arrows just before";
+    EXPECT_GT(colored[1], 100) << "arrows just after";
+    fs::remove(report);
+    fs::remove(shot);
 }
