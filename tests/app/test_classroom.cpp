@@ -6,6 +6,7 @@
 // inside a step (the stage after the sub-steps); from 2 mm, and from 0.3 m at
 // 1 ms, the points touch before a step (the stage before them).
 #include "app/classroom.h"
+#include "app/expect_vec.h"
 #include "validation/scenario.h"
 
 #include <gtest/gtest.h>
@@ -17,15 +18,12 @@
 
 using namespace impulse;
 using namespace impulse::app;
+using impulse::test::expectNearVec;
 using impulse::test::kTimings;
 using impulse::test::sphereDef;
 using impulse::test::Timing;
 
 namespace {
-
-void expectNearVec(const glm::dvec3& actual, const glm::dvec3& expected, double tolerance, const char* what) {
-    for (int i = 0; i < 3; ++i) EXPECT_NEAR(actual[i], expected[i], tolerance) << what << "[" << i << "]";
-}
 
 // Two 2 kg bodies at y = +-1 m moving at +-1 m/s along x, and a 2 kg sphere of
 // radius 0.5 m at (3, 0, 0), at rest, spinning at 10 rad/s about z

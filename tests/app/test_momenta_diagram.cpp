@@ -4,6 +4,7 @@
 // impact equal, and "before" equal to the bodies' momenta recorded one step
 // before the impact; the plane and the scale that fit the arrows to a box.
 #include "app/momenta_diagram.h"
+#include "app/expect_vec.h"
 #include "validation/scenario.h"
 
 #include <gtest/gtest.h>
@@ -14,15 +15,12 @@
 
 using namespace impulse;
 using namespace impulse::app;
+using impulse::test::expectNearVec;
 using impulse::test::kTimings;
 using impulse::test::sphereDef;
 using impulse::test::Timing;
 
 namespace {
-
-void expectNearVec(const glm::dvec3& actual, const glm::dvec3& expected, double tolerance, const std::string& what) {
-    for (int i = 0; i < 3; ++i) EXPECT_NEAR(actual[i], expected[i], tolerance) << what << "[" << i << "]";
-}
 
 void expectTipToTail(const MomentaChain& chain, const char* which) {
     ASSERT_FALSE(chain.arrows.empty()) << which;
