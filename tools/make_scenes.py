@@ -425,11 +425,12 @@ def head_on_gliders(e, title, outcome):
             "The green arrows are the momenta m v (0.5 m per kg m/s): their sum, 2 kg m/s, is the same "
             "before and after, and the centre of mass (the white arrow) moves at 0.5 m/s throughout. "
             "At the impact the yellow arrows show each glider's change of momentum: equal and opposite, "
-            "%g kg m/s each. %s The Data tab lists m, v, p and KE of both gliders with their totals; "
+            "%g kg m/s each. %s The Momenta tab draws both gliders' p tip to tail just before and just "
+            "after the impact, with the total; the Data tab lists m, v, p and KE with their totals; "
             "the Impact log tab the measured e." % (e, (1.0 + e) * 1.5, outcome))
     view = camera((0.2, 0.1, 0.0), 6.0, 0.0, 14.0)
     return scene(title, bodies, camera=view, note=note,
-                 show=["velocity", "momentum", "impact-momentum", "centre-of-mass"], **SCENERY_RULES)
+                 show=["velocity", "momentum", "impact-momentum", "centre-of-mass", "momenta"], **SCENERY_RULES)
 
 
 def glancing_billiard():
@@ -447,13 +448,13 @@ def glancing_billiard():
     note = ("On an air table (no friction), the cue ball (170 g, 2 m/s) hits a resting ball half a ball off "
             "centre. The impulse acts along the line of centres, so the object ball leaves along it, and "
             "with equal masses and e = 1 the two balls leave exactly 90 degrees apart. Read the momenta "
-            "tip to tail: the cue ball's p before equals the sum of both balls' p after, and the yellow dp "
-            "arrows are equal and opposite. For touching balls the cut would be 30 degrees; here the object "
+            "tip to tail in the Momenta tab: the cue ball's p before equals the sum of both balls' p after, "
+            "and the yellow dp arrows are equal and opposite. For touching balls the cut would be 30 degrees; here the object "
             "ball leaves at 26: the step resolves the impact with the line of centres it sees just before "
             "the balls touch (up to one step's travel apart; 23 degrees with the default 1/60 s steps).")
     view = camera((0.25, 0.0, 0.0), 2.6, 0.0, 72.0)
     return scene("Classroom: glancing billiard shot (half-ball hit)", bodies, camera=view, note=note,
-                 show=["momentum", "impact-momentum", "centre-of-mass"], timestep=r(1.0 / 240.0),
+                 show=["momentum", "impact-momentum", "centre-of-mass", "momenta"], timestep=r(1.0 / 240.0),
                  **SCENERY_RULES)
 
 
