@@ -587,6 +587,8 @@ void Experiment::startRun() {
 void Experiment::step() {
     if (shownStep() < run_.end) {
         replayStep(run_, world_, simulatedTime_);
+        // The trails may not hold the recorded steps: turned on while a past step was shown.
+        observations_.trails.record(world_, simulatedTime_);
     } else {
         observations_.beforeStep(world_);
         world_.step();
@@ -628,6 +630,8 @@ void Experiment::promoteGhost() {
     std::swap(run_, previousRuns_[*ghost_]);
     // The two part at the same step, whichever is shown.
     previousRuns_[*ghost_].leftAt = run_.leftAt;
+    // The trails' points after that step are the other run's.
+    observations_.trails.forgetAfter(run_.leftAt);
     fitHistoryToBudget();
     seekRun(run_, world_, simulatedTime_, shownStep(), false);  // the world shown is the other run's
     if (!world_.isValid(selected_)) selected_ = BodyId{};
