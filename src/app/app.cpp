@@ -544,6 +544,9 @@ int App::run() {
         // other thread ever reaches the experiment (docs/app.md, "Threads").
         // Paused, nothing is recorded: a video frame is always 1/60 s of simulated time.
         videoFrame_ = video_.recording() && !sim_.paused;
+        // The trails are recorded only while shown: a run without them pays nothing.
+        experiment_.observations().trails.setRecording(view_.classroom.trails ||
+                                                       view_.classroom.markedPoints);
         times.physics = simulate(frameSeconds);
         const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha =
@@ -551,6 +554,7 @@ int App::run() {
         frame_.build(experiment_.world(), experiment_.ghostWorld(), experiment_.selected(), input_.hover(), alpha, view_,
                      panels_.pickedContact(), input_.preview(),
                      impactShownAt(experiment_.observations().strongestImpacts, experiment_.world()));
+        frame_.buildTrails(experiment_.observations().trails, experiment_.shownStep(), view_.classroom);
         const ShadowCut cut = autoShadows_.cut(view_.shadows, frame_.tier());
         const bool timerQueries = frame_.tier().timerQueries;
         const Uint64 renderStart = SDL_GetPerformanceCounter();

@@ -1,8 +1,9 @@
 // Which classroom vectors the 3D view draws, each with its own scale: velocity,
 // momentum, angular velocity and angular momentum on every dynamic body, the
 // change of momentum of both bodies of the last impact (shown for a moment
-// after it), and the system's centre of mass with its velocity. Set in World >
-// Debug layer, by a scene's `show` key, or for a run by --show.
+// after it), the system's centre of mass with its velocity, and the bodies'
+// trails. Set in World > Classroom vectors, by a scene's `show` key, or for a run
+// by --show.
 #pragma once
 
 #include "scene/scene.h"
@@ -29,6 +30,11 @@ struct ClassroomView {
     float momentumScale = 0.5f;
     float angularVelocityScale = 0.05f;  ///< m of arrow per rad/s
     float angularMomentumScale = 0.5f;   ///< m of arrow per kg m^2/s
+    /// The paths of the dynamic bodies' centres of mass and of a marked point on each
+    /// (its spin), from the run's record (app/trails.h), fading with age.
+    bool trails = false;
+    bool markedPoints = false;
+    float trailSeconds = 2.0f;  ///< of simulated time; at most BodyTrails::kMaxSeconds
 
     /// The switch of a view as scene files and --show name it.
     bool& switchFor(scene::ShownView view) { return switchOf(*this, view); }
@@ -59,6 +65,8 @@ private:
             case scene::ShownView::ImpactMomentum: return c.impactMomentum;
             case scene::ShownView::SystemCentre: return c.systemCentre;
             case scene::ShownView::MomentaDiagram: return c.momentaDiagram;
+            case scene::ShownView::Trails: return c.trails;
+            case scene::ShownView::MarkedPoints: return c.markedPoints;
         }
         return c.velocity;  // unreachable: every view has a case (-Wswitch says when one is added)
     }

@@ -24,6 +24,11 @@ const glm::vec4 kAngularVelocityColor{0.75f, 0.4f, 1.0f, 1.0f};
 const glm::vec4 kAngularMomentumColor{1.0f, 0.45f, 0.75f, 1.0f};
 const glm::vec4 kImpactColor{1.0f, 0.8f, 0.1f, 1.0f};
 const glm::vec4 kSystemColor{1.0f, 1.0f, 1.0f, 1.0f};
+const glm::vec4 kTrailColor{0.9f, 0.12f, 0.08f, 1.0f};
+const glm::vec4 kMarkTrailColor{0.0f, 0.6f, 0.65f, 1.0f};
+// A trail's points closer than this to the last one drawn are passed over: a pile
+// at rest then adds no lines, and a moving body's path looks the same.
+constexpr float kTrailMinSegment = 0.005f;  // m
 
 /// One classroom arrow: where it starts and ends (world), its colour, and the
 /// value its label shows.
@@ -289,6 +294,35 @@ void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::Debug
         debug_.line(drag.anchor, drag.target, {1.0f, 1.0f, 1.0f, 1.0f});
         debug_.point(drag.target, {1.0f, 1.0f, 1.0f, 1.0f}, 9.0f);
         debug_.point(drag.anchor, {1.0f, 0.55f, 0.1f, 1.0f}, 9.0f);
+    }
+}
+
+void Frame::buildTrails(const BodyTrails& trails, uint64_t shownStep, const ClassroomView& view) {
+    if (!view.trails && !view.markedPoints) return;
+    std::vector<ShownTrailPoint> points;
+    const auto draw = [&](const BodyTrail& trail, bool marks, const glm::vec4& color) {
+        points.clear();
+        trails.shownPoints(trail, shownStep, view.trailSeconds, marks, points);
+        if (points.empty()) return;
+        // Opaque at the body, clear at the trail's length: the oldest part fades into the scene.
+        const auto faded = [&](const ShownTrailPoint& p) {
+            return glm::vec4(glm::vec3(color), color.w * std::max(0.0f, 1.0f - p.age / view.trailSeconds));
+        };
+        const ShownTrailPoint* from = &points.front();
+        for (size_t i = 1; i < points.size(); ++i) {
+            const ShownTrailPoint& to = points[i];
+            if (i + 1 < points.size() && glm::distance(from->position, to.position) < kTrailMinSegment)
+                continue;
+            debug_.lines.push_back(render::DebugVertex{from->position, faded(*from)});
+            debug_.lines.push_back(render::DebugVertex{to.position, faded(to)});
+            from = &to;
+        }
+        // The marked point itself, while its body is there at the step shown.
+        if (marks && points.back().age == 0.0f) debug_.point(points.back().position, color, 6.0f);
+    };
+    for (const BodyTrail& trail : trails.trails()) {
+        if (view.trails) draw(trail, false, kTrailColor);
+        if (view.markedPoints) draw(trail, true, kMarkTrailColor);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "app/classroom.h"
 #include "app/gizmo.h"
 #include "app/picking.h"
+#include "app/trails.h"
 #include "physics/world.h"
 #include "render/camera.h"
 #include "render/debug_draw.h"
@@ -59,6 +60,9 @@ public:
     void build(const World& world, const World* ghost, BodyId selected, BodyId hover, float alpha,
                const ui::DebugView& view, const ui::ContactKey& pickedContact,
                const std::optional<PosePreview>& preview, const ImpactBookkeeping* impact);
+    /// Adds to what build() made the trails `view` turns on: each body's path up to
+    /// `shownStep`, fading with age.
+    void buildTrails(const BodyTrails& trails, uint64_t shownStep, const ClassroomView& view);
     /// Every body of the run at the pose build() drew it (what a click picks; never the ghost's).
     const std::vector<ShownBody>& shownBodies() const { return shown_; }
     /// The 3D pass of what build() made. Call after ImGui::Render(): it leaves out the panels.

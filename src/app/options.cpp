@@ -45,8 +45,9 @@ const char* usageText() {
            "                        (software for llvmpipe, softpipe, SwiftShader; standard otherwise)\n"
            "  --shadows S           auto, on or off for this run (default: the World panel's, saved)\n"
            "  --show LIST           classroom vectors to draw, comma-separated: velocity, momentum,\n"
-           "                        angular-velocity, angular-momentum, impact-momentum, centre-of-mass;\n"
-           "                        momenta puts the momenta diagram (Contact inspector) in front\n"
+           "                        angular-velocity, angular-momentum, impact-momentum, centre-of-mass,\n"
+           "                        trails, marked-points; momenta puts the momenta diagram (Contact\n"
+           "                        inspector) in front\n"
            "  --select NAME         select the body of that name at the start (its values are shown)\n"
            "  -h, --help            this text\n"
            "Without a display, run with SDL_VIDEODRIVER=offscreen, or use impulse-sim for headless runs.\n";

@@ -57,7 +57,17 @@ inline constexpr float kMaxCameraDistance = 2000.0f;
 /// in the 3D view. Named here, with the format, so that a file naming an unknown
 /// view is refused as it is read.
 /// MomentaDiagram is the Contact inspector's Momenta tab in front (the momenta diagram).
-enum class ShownView { Velocity, Momentum, AngularVelocity, AngularMomentum, ImpactMomentum, SystemCentre, MomentaDiagram };
+enum class ShownView {
+    Velocity,
+    Momentum,
+    AngularVelocity,
+    AngularMomentum,
+    ImpactMomentum,
+    SystemCentre,
+    MomentaDiagram,
+    Trails,
+    MarkedPoints
+};
 
 struct ShownViewName {
     ShownView view;
@@ -71,6 +81,8 @@ inline constexpr ShownViewName kShownViewNames[] = {
     {ShownView::ImpactMomentum, "impact-momentum"},
     {ShownView::SystemCentre, "centre-of-mass"},
     {ShownView::MomentaDiagram, "momenta"},
+    {ShownView::Trails, "trails"},
+    {ShownView::MarkedPoints, "marked-points"},
 };
 /// The view called `name`, or none.
 std::optional<ShownView> shownViewNamed(std::string_view name);

@@ -1,5 +1,6 @@
 #include "ui/panels.h"
 
+#include "app/trails.h"
 #include "physics/constants.h"
 
 #include "ui/pair_coefficients.h"
@@ -400,6 +401,19 @@ void Panels::worldWindow(EditTarget& target, DebugView& view, const FrameInfo& f
                   "equal and opposite, for a second of simulated time after it.");
         widgets::Checkbox("system centre of mass", &c.systemCentre);
         hoverHelp("The dynamic bodies' centre of mass, with its velocity at the velocity scale.");
+        widgets::Checkbox("trails", &c.trails);
+        hoverHelp(
+            "The path of each dynamic body's centre of mass over the last seconds\n"
+            "of simulated time, fading with age; from the run's record, so a rewind\n"
+            "shows the path up to the step shown. Recorded only while shown.");
+        ImGui::SameLine(scaleX);
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        ImGui::SliderFloat("##trail length", &c.trailSeconds, 0.1f, float(app::BodyTrails::kMaxSeconds),
+                           "%.1f s long", ImGuiSliderFlags_AlwaysClamp);
+        widgets::Checkbox("marked points", &c.markedPoints);
+        hoverHelp(
+            "The path of a point fixed on each dynamic body's surface (a box's\n"
+            "corner), so its spin shows; the point is drawn as a dot.");
         ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
         ImGui::TextWrapped("values: the selected body's, by the arrow tips");
         ImGui::PopStyleColor();

@@ -328,6 +328,12 @@ TEST(Options, ShowTurnsOnTheNamedClassroomViewsAndNamesAnUnknownOne) {
     EXPECT_EQ(all.show, (std::vector<ShownView>{ShownView::Velocity, ShownView::AngularVelocity,
                                                 ShownView::AngularMomentum}));
     EXPECT_FALSE(app::AppOptions{}.show.has_value()) << "without --show the scene's views are used";
+    app::AppOptions paths;
+    EXPECT_EQ(parse({"--show", "marked-points,trails"}, paths), "");
+    app::ClassroomView trailsView;
+    trailsView.showOnly(*paths.show);
+    EXPECT_TRUE(trailsView.trails && trailsView.markedPoints);
+    EXPECT_FALSE(trailsView.velocity);
 
     // A ClassroomView turns on exactly the listed views and lists them back.
     app::ClassroomView view;
@@ -345,10 +351,10 @@ TEST(Options, ShowTurnsOnTheNamedClassroomViewsAndNamesAnUnknownOne) {
     app::AppOptions bad;
     EXPECT_EQ(parse({"--show", "momentum,spin"}, bad),
               "--show: 'spin' is not a view (velocity, momentum, angular-velocity, angular-momentum, "
-              "impact-momentum, centre-of-mass, momenta)");
+              "impact-momentum, centre-of-mass, momenta, trails, marked-points)");
     EXPECT_EQ(parse({"--show"}, bad),
               "--show needs a list of views (velocity, momentum, angular-velocity, angular-momentum, "
-              "impact-momentum, centre-of-mass, momenta)");
+              "impact-momentum, centre-of-mass, momenta, trails, marked-points)");
     EXPECT_EQ(parse({"--select"}, bad), "--select needs a body's name");
 }
 
