@@ -10,6 +10,10 @@
 //   BM_Seek                 a seek to a pseudo-random step of the whole history
 //                           (and the slowest of them, CPU time, as a counter).
 //   BM_ScrubForward         a seek to the next step, from the one shown.
+//   BM_TrailsCost           one step of the settled pile through Experiment::step with
+//                           the view's trails off and on (BodyTrails::record), alternating.
+//   BM_TrailsShown          the points a frame draws of every trail (BodyTrails::shownPoints)
+//                           for a trail of the argument's seconds.
 // The history's figures (keyframes, spacing, MiB, seconds) are printed as counters.
 #include "app/experiment.h"
 
@@ -17,10 +21,11 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -59,6 +64,25 @@ double median(std::vector<double> values) {
     return values[values.size() / 2];
 }
 
+// Each iteration steps `first` for a block of `block` steps, then `second` for as
+// many: the medians over the iterations of their CPU time a step (ms). Both see the
+// same load and the same cache turnover.
+template <class First, class Second>
+std::pair<double, double> alternatingBlocks(benchmark::State& state, uint64_t block, First first,
+                                            Second second) {
+    std::vector<double> firstMs, secondMs;
+    for (auto _ : state) {
+        const double start = threadCpuMs();
+        for (uint64_t i = 0; i < block; ++i) first();
+        const double middle = threadCpuMs();
+        for (uint64_t i = 0; i < block; ++i) second();
+        const double end = threadCpuMs();
+        firstMs.push_back((middle - start) / double(block));
+        secondMs.push_back((end - middle) / double(block));
+    }
+    return {median(firstMs), median(secondMs)};
+}
+
 // The settled pile steps on from the recorded run's end twice, in alternating
 // blocks of one keyframe spacing: as a bare World, and as a copy of the experiment
 // (sharing its keyframes) through Experiment::step, with all that recording adds
@@ -69,17 +93,8 @@ void BM_RecordingCost(benchmark::State& state) {
     Experiment experiment = recorded();
     impulse::World plain = experiment.world();
     const uint64_t block = experiment.runHistory().spacing();
-    std::vector<double> off, on;
-    for (auto _ : state) {
-        const double start = threadCpuMs();
-        for (uint64_t i = 0; i < block; ++i) plain.step();
-        const double middle = threadCpuMs();
-        for (uint64_t i = 0; i < block; ++i) experiment.step();
-        const double end = threadCpuMs();
-        off.push_back((middle - start) / double(block));
-        on.push_back((end - middle) / double(block));
-    }
-    const double offMs = median(off), onMs = median(on);
+    const auto [offMs, onMs] = alternatingBlocks(
+        state, block, [&] { plain.step(); }, [&] { experiment.step(); });
     state.counters["step_ms"] = offMs;
     state.counters["recorded_step_ms"] = onMs;
     state.counters["cost_percent"] = 100.0 * (onMs / offMs - 1.0);
@@ -138,5 +153,49 @@ void BM_ScrubForward(benchmark::State& state) {
     experiment.seek(experiment.runEnd());
 }
 BENCHMARK(BM_ScrubForward)->Unit(benchmark::kMillisecond)->Iterations(48)->Repetitions(5);
+
+// Two copies of the recorded experiment step on in alternating blocks, one with the
+// trails recording (filled to their longest first, so that every step also drops its
+// oldest points), one without: the difference of their median blocks is the trails'.
+void BM_TrailsCost(benchmark::State& state) {
+    Experiment off = recorded();
+    Experiment on = recorded();
+    on.observations().trails.setRecording(true);
+    const auto full = uint64_t(impulse::app::BodyTrails::kMaxSeconds / on.world().settings().timestep) + 1;
+    for (uint64_t i = 0; i < full; ++i) on.step();
+    for (uint64_t i = 0; i < full; ++i) off.step();
+    const auto [offMs, onMs] = alternatingBlocks(
+        state, 24, [&] { off.step(); }, [&] { on.step(); });
+    size_t points = 0, bodies = 0;
+    for (const impulse::app::BodyTrail& trail : on.observations().trails.trails()) {
+        points += trail.points.size();
+        bodies += trail.points.empty() ? 0 : 1;
+    }
+    state.counters["step_ms"] = offMs;
+    state.counters["trails_step_ms"] = onMs;
+    state.counters["cost_percent"] = 100.0 * (onMs / offMs - 1.0);
+    state.counters["bodies"] = double(bodies);
+    state.counters["MiB"] = double(points * sizeof(impulse::app::TrailPoint)) / double(1 << 20);
+}
+BENCHMARK(BM_TrailsCost)->Unit(benchmark::kMillisecond)->Iterations(60)->Repetitions(3);
+
+void BM_TrailsShown(benchmark::State& state) {
+    Experiment experiment = recorded();
+    impulse::app::BodyTrails& trails = experiment.observations().trails;
+    trails.setRecording(true);
+    const auto full =
+        uint64_t(impulse::app::BodyTrails::kMaxSeconds / experiment.world().settings().timestep) + 1;
+    for (uint64_t i = 0; i < full; ++i) experiment.step();
+    std::vector<impulse::app::ShownTrailPoint> points;
+    for (auto _ : state) {
+        points.clear();
+        for (const impulse::app::BodyTrail& trail : trails.trails()) {
+            trails.shownPoints(trail, experiment.shownStep(), double(state.range(0)), false, points);
+        }
+        benchmark::DoNotOptimize(points.data());
+    }
+    state.counters["points"] = double(points.size());
+}
+BENCHMARK(BM_TrailsShown)->Arg(2)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(40)->Repetitions(5);
 
 }  // namespace
