@@ -215,6 +215,47 @@ TEST(AppRun, ShowDrawsTheImpactsChangeOfMomentum) {
     fs::remove(err);
 }
 
+// Pixels of a colour well apart from the sky's and the ground's greys and blues, even
+// faded half way into them: the trails' red, the marked points' teal.
+int pixelsWhere(const Image& img, bool (*matches)(const unsigned char* rgb)) {
+    int count = 0;
+    for (int y = 0; y < img.height; ++y) {
+        for (int x = 0; x < img.width; ++x) count += matches(img.at(x, y)) ? 1 : 0;
+    }
+    return count;
+}
+bool trailRed(const unsigned char* p) {
+    return p[0] > p[1] + 60 && p[0] > p[2] + 60;
+}
+bool markTeal(const unsigned char* p) {
+    return p[1] > p[0] + 80 && p[2] > p[0] + 80 && p[1] + 40 > p[2];
+}
+
+// A ball thrown across the view in zero gravity: at 0.83 s its 2.5 m path shows as a
+// red trail (and its marked point's as a teal one) with --show trails,marked-points,
+// and not without. Each frame steps 1/60 s (recording video), whatever the build's speed.
+TEST(AppRun, ShowDrawsTheTrailsOfAThrownBall) {
+    const std::string scene = kSource + "/tests/app/data/thrown_ball_zero_g.json";
+    const std::string shown = tempPath("trails_shown.png"), plain = tempPath("trails_plain.png");
+    const std::string frames = tempPath("trails_frames");
+    fs::remove_all(frames);
+    fs::create_directories(frames);
+    const std::string fixedSteps = " --record-video '" + frames + "'";
+    ASSERT_EQ(run(offscreen("'" + scene + "' --frames 50 --show trails,marked-points --screenshot '" + shown +
+                            "'" + fixedSteps)),
+              0);
+    ASSERT_EQ(run(offscreen("'" + scene + "' --frames 50 --screenshot '" + plain + "'" + fixedSteps)), 0);
+    fs::remove_all(frames);
+    const Image withTrails = loadPng(shown), without = loadPng(plain);
+    // About 120 pixels a metre at 6 m: a line of some 300 pixels, fading.
+    EXPECT_GT(pixelsWhere(withTrails, trailRed), pixelsWhere(without, trailRed) + 150)
+        << "the centre's trail";
+    EXPECT_GT(pixelsWhere(withTrails, markTeal), pixelsWhere(without, markTeal) + 150)
+        << "the marked point's";
+    fs::remove(shown);
+    fs::remove(plain);
+}
+
 TEST(AppRun, RealMouseDragMovesTheBodyTowardTheCursorAndReleaseThrowsIt) {
     if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
     const std::string out = tempPath("drag.json");
