@@ -474,11 +474,24 @@ float angleBetween(const quat& a, const quat& b) {
     return 2.0f * std::acos(std::min(1.0f, std::fabs(glm::dot(a, b))));
 }
 
+/// The step at which two runs of one world go their own ways: that of the first input
+/// one of them logged and the other did not (the same inputs make the same steps).
+uint64_t partingStep(const Run& a, const Run& b) {
+    size_t shared = 0;
+    while (shared < a.inputs.size() && shared < b.inputs.size() &&
+           a.inputs[shared].serial == b.inputs[shared].serial) {
+        ++shared;
+    }
+    uint64_t step = std::min(a.end, b.end);
+    if (shared < a.inputs.size()) step = std::min(step, a.inputs[shared].step);
+    if (shared < b.inputs.size()) step = std::min(step, b.inputs[shared].step);
+    return step;
+}
+
 }  // namespace
 
 void Experiment::branchAt(uint64_t step) {
     previousRuns_.push_back(run_);  // the keyframes' snapshots are shared, not copied
-    previousRuns_.back().leftAt = step;
     if (previousRuns_.size() > kPreviousRunsKept) previousRuns_.erase(previousRuns_.begin());
     while (!run_.inputs.empty() && run_.inputs.back().step > step) {
         run_.inputBytes -= loggedBytes(run_.inputs.back());
@@ -487,13 +500,14 @@ void Experiment::branchAt(uint64_t step) {
     run_.keyframes.dropAfter(step);
     observations_.forgetAfter(step);
     run_.end = step;
+    for (Run& run : previousRuns_) run.leftAt = partingStep(run, run_);
     ++branchCount_;
     setGhost(previousRuns_.size() - 1);
     fitHistoryToBudget();
 }
 
 void Experiment::logInput(RunInput input, std::shared_ptr<const EditBook> book) {
-    run_.inputs.push_back(LoggedInput{shownStep(), std::move(input), std::move(book)});
+    run_.inputs.push_back(LoggedInput{shownStep(), std::move(input), std::move(book), inputsLogged_++});
     run_.inputBytes += loggedBytes(run_.inputs.back());
     fitHistoryToBudget();
 }
@@ -557,6 +571,7 @@ Validation Experiment::input(RunInput input) {
     if (inThePast) branchAt(shownStep());
     run_.keyframes.keep(world_, simulatedTime_, true);
     logInput(std::move(input), std::make_shared<const EditBook>(currentBook()));
+    observations_.trails.noteMoves(world_);
     followGhost();
     return std::nullopt;
 }
@@ -586,6 +601,7 @@ void Experiment::startRun() {
 
 void Experiment::step() {
     if (shownStep() < run_.end) {
+        observations_.trails.noteMoves(world_);  // the run's edits at this step, played again
         replayStep(run_, world_, simulatedTime_);
         // The trails may not hold the recorded steps: turned on while a past step was shown.
         observations_.trails.record(world_, simulatedTime_);
@@ -628,12 +644,12 @@ void Experiment::setGhost(std::optional<size_t> index) {
 void Experiment::promoteGhost() {
     if (!ghost_) return;
     std::swap(run_, previousRuns_[*ghost_]);
-    // The two part at the same step, whichever is shown.
-    previousRuns_[*ghost_].leftAt = run_.leftAt;
-    // The trails' points after that step are the other run's.
-    observations_.trails.forgetAfter(run_.leftAt);
+    for (Run& run : previousRuns_) run.leftAt = partingStep(run, run_);
+    // The trails' points after the step the two part at are the other run's.
+    observations_.trails.forgetAfter(previousRuns_[*ghost_].leftAt);
     fitHistoryToBudget();
     seekRun(run_, world_, simulatedTime_, shownStep(), false);  // the world shown is the other run's
+    observations_.trails.noteMoves(world_);
     if (!world_.isValid(selected_)) selected_ = BodyId{};
     // The edit history goes with the run: the one it had at the step shown.
     useBook(bookAt(shownStep()));

@@ -131,6 +131,9 @@ struct LoggedInput {
     RunInput input;
     /// The edit history right after it; null for a drag target, which leaves it as it was.
     std::shared_ptr<const EditBook> book;
+    /// Its number in the experiment: runs that share an input (a branch copies the
+    /// inputs before it) share its number, so two runs part at their first input not shared.
+    uint64_t serial = 0;
 };
 
 /// What an input did, for the timeline's marks ("crate: mass", "undo spawn box_1", "grab").
@@ -143,7 +146,7 @@ struct Run {
     uint64_t end = 0;  ///< last recorded step
     size_t inputBytes = 0;  ///< what `inputs` holds (Experiment::historyBytes)
     std::shared_ptr<const EditBook> startBook;  ///< the edit history when it began
-    /// Of a run in previousRuns(): the step at which the run that replaced it went its own way.
+    /// Of a run in previousRuns(): the step at which it and the current run go their own ways.
     uint64_t leftAt = 0;
     uint64_t start() const { return keyframes.keyframes().front().world->stepCount(); }
 };
@@ -354,6 +357,7 @@ private:
     bool ghostFollowing_ = false;  // ghostWorld_ is the ghost run's, at an earlier shown step
     std::vector<Divergence> divergenceSeries_;
     uint64_t branchCount_ = 0;
+    uint64_t inputsLogged_ = 0;  ///< the serial of the next input logged
 };
 
 }  // namespace impulse::app

@@ -311,6 +311,10 @@ void Frame::buildTrails(const BodyTrails& trails, uint64_t shownStep, const Clas
         const ShownTrailPoint* from = &points.front();
         for (size_t i = 1; i < points.size(); ++i) {
             const ShownTrailPoint& to = points[i];
+            if (to.startsLine) {
+                from = &to;
+                continue;
+            }
             if (i + 1 < points.size() && glm::distance(from->position, to.position) < kTrailMinSegment)
                 continue;
             debug_.lines.push_back(render::DebugVertex{from->position, faded(*from)});

@@ -10,6 +10,10 @@ vec3 markedPointOffset(const Shape& shape) {
     return vec3(shape.radius / std::sqrt(3.0f));
 }
 
+TrailPoint trailPointOf(const Body& body) {
+    return {body.position, body.position + body.rotation * markedPointOffset(body.shape)};
+}
+
 void BodyTrails::setRecording(bool on) {
     if (!on) clear();
     recording_ = on;
@@ -43,8 +47,9 @@ void BodyTrails::record(const World& world, double time) {
             trail.body = id;
             trail.firstStep = step;
             trail.points.clear();
+            trail.moves.clear();
         }
-        trail.points.push_back({b.position, b.position + b.rotation * markedPointOffset(b.shape)});
+        trail.points.push_back(trailPointOf(b));
     }
     // Points older than the longest trail are never drawn.
     while (times_.front() < time - kMaxSeconds) {
@@ -55,6 +60,31 @@ void BodyTrails::record(const World& world, double time) {
         while (!trail.points.empty() && trail.firstStep < firstStep_) {
             trail.points.pop_front();
             ++trail.firstStep;
+        }
+        while (!trail.moves.empty() && trail.moves.front().step < trail.firstStep) {
+            trail.moves.erase(trail.moves.begin());
+        }
+    }
+}
+
+void BodyTrails::noteMoves(const World& world) {
+    if (!recording_ || times_.empty()) return;
+    const uint64_t step = world.stepCount();
+    for (BodyId id : world.bodyIds()) {
+        const Body& b = world.body(id);
+        if (b.isStatic || id.index >= trails_.size()) continue;
+        BodyTrail& trail = trails_[id.index];
+        if (trail.body != id || trail.points.empty() || trail.lastStep() != step) continue;
+        const TrailPoint now = trailPointOf(b);
+        const TrailPoint& stepped = trail.points.back();
+        const bool moved = now.centre != stepped.centre || now.mark != stepped.mark;
+        const bool noted = !trail.moves.empty() && trail.moves.back().step == step;
+        if (moved && noted) {
+            trail.moves.back().to = now;
+        } else if (moved) {
+            trail.moves.push_back({step, now});
+        } else if (noted) {
+            trail.moves.pop_back();
         }
     }
 }
@@ -68,6 +98,7 @@ void BodyTrails::forgetAfter(uint64_t step) {
     while (lastStep() > step) times_.pop_back();
     for (BodyTrail& trail : trails_) {
         while (!trail.points.empty() && trail.lastStep() > step) trail.points.pop_back();
+        while (!trail.moves.empty() && trail.moves.back().step >= step) trail.moves.pop_back();
     }
 }
 
@@ -78,9 +109,18 @@ void BodyTrails::shownPoints(const BodyTrail& trail, uint64_t shownStep, double 
     const uint64_t last = std::min(trail.lastStep(), shownStep);
     uint64_t first = last;
     while (first > trail.firstStep && shownTime - timeAt(first - 1) <= seconds) --first;
+    auto move = std::lower_bound(trail.moves.begin(), trail.moves.end(), first,
+                                 [](const TrailMove& m, uint64_t step) { return m.step < step; });
     for (uint64_t step = first; step <= last; ++step) {
         const TrailPoint& point = trail.points[step - trail.firstStep];
-        out.push_back({marks ? point.mark : point.centre, float(shownTime - timeAt(step))});
+        const float age = float(shownTime - timeAt(step));
+        out.push_back({marks ? point.mark : point.centre, age});
+        if (move != trail.moves.end() && move->step == step) {
+            // A turn moves the marked point only: the centre's line goes on unbroken.
+            const vec3& to = marks ? move->to.mark : move->to.centre;
+            if (to != out.back().position) out.push_back({to, age, true});
+            ++move;
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 // only while the trails are shown, so a run without them pays nothing. The points
 // keep their step, so a run taken back to a step forgets the later ones
 // (forgetAfter), as the plots do, and the view draws only those at or before the
-// step shown. No GL, SDL or ImGui.
+// step shown. A body an edit puts elsewhere (the gizmo, the Body panel, undo) is
+// noted as a move, so its path is not drawn across the jump. No GL, SDL or ImGui.
 #pragma once
 
 #include "physics/world.h"
@@ -24,12 +25,22 @@ struct TrailPoint {
     vec3 mark;    ///< the marked point after the step, m
 };
 
+/// The body's centre of mass and marked point where it is now.
+TrailPoint trailPointOf(const Body& body);
+
+/// An edit after a step's motion put the body elsewhere: its path goes on from `to`.
+struct TrailMove {
+    uint64_t step = 0;
+    TrailPoint to;
+};
+
 /// One body's points, one per step from `firstStep` on without a gap (a body that
 /// leaves the record, deleted or made static, and comes back starts a new trail).
 struct BodyTrail {
     BodyId body;
     uint64_t firstStep = 0;
     std::deque<TrailPoint> points;
+    std::vector<TrailMove> moves;  ///< ascending steps, within the points' steps
     uint64_t lastStep() const { return firstStep + points.size() - 1; }
 };
 
@@ -37,6 +48,7 @@ struct BodyTrail {
 struct ShownTrailPoint {
     vec3 position;
     float age = 0.0f;
+    bool startsLine = false;  ///< where a move put the body: no line from the point before
 };
 
 class BodyTrails {
@@ -52,7 +64,13 @@ public:
     /// a rewind) adds nothing; a step that does not follow the last kept one (the view
     /// jumped past them) starts the record anew there.
     void record(const World& world, double time);
-    /// Forgets the points of steps after `step` (a run taken back to that step).
+    /// Notes where `world`'s bodies are, at the last step kept, if an edit made since
+    /// that step's motion put them elsewhere (or back where the step left them: no move).
+    /// Called after each edit and before each step, so that every way a body is moved
+    /// (an edit, an undo, a run played again with its edits) is noted.
+    void noteMoves(const World& world);
+    /// Forgets the points of steps after `step` and the moves at it (a run taken back
+    /// to that step: the edits made there are the new run's).
     void forgetAfter(uint64_t step);
     /// A new world (a load or reset): every point goes.
     void clear();
@@ -69,8 +87,8 @@ public:
     double timeAt(uint64_t step) const { return times_[step - firstStep_]; }
 
     /// The stretch of `trail` shown at `shownStep`: its points at or before that step and
-    /// at most `seconds` older, oldest first, centres or marked points. Appended to `out`;
-    /// nothing when the record does not hold `shownStep`.
+    /// at most `seconds` older, oldest first, centres or marked points, each move's point
+    /// after its step's. Appended to `out`; nothing when the record does not hold `shownStep`.
     void shownPoints(const BodyTrail& trail, uint64_t shownStep, double seconds, bool marks,
                      std::vector<ShownTrailPoint>& out) const;
 

@@ -72,7 +72,7 @@ GhostRequest RunsTab::draw(const app::Experiment& experiment, float textScale) {
     // The kept runs, newest first; the radio buttons pick the ghost, or none.
     ImGui::TextColored(kDimColor, "kept runs (the last %d):", static_cast<int>(app::Experiment::kPreviousRunsKept));
     hoverHelp("Each run that a change at an earlier step replaced, newest first. 'left at' is the\n"
-              "step where the run that replaced it went its own way.");
+              "step where it and the current run go their own ways.");
     for (size_t k = runs.size(); k-- > 0;) {
         const app::Run& run = runs[k];
         ImGui::PushID(static_cast<int>(k));
@@ -87,7 +87,7 @@ GhostRequest RunsTab::draw(const app::Experiment& experiment, float textScale) {
             request.ghost = k;
         }
         if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip("Show this run as the ghost. The run that replaced it went its own way at\n"
+            ImGui::SetTooltip("Show this run as the ghost. It and the current run go their own ways at\n"
                               "step %llu (t %.2f s at the current timestep).",
                               static_cast<unsigned long long>(run.leftAt), static_cast<double>(run.leftAt) * dt);
         }

@@ -453,7 +453,9 @@ TEST(ExperimentRun, TheLastRunsAreKept) {
     ASSERT_EQ(experiment.previousRuns().size(), Experiment::kPreviousRunsKept);
     EXPECT_EQ(experiment.previousRuns()[0].end, 50u) << "the oldest run went";
     EXPECT_EQ(experiment.previousRuns()[1].end, 40u);
-    EXPECT_EQ(experiment.previousRuns()[0].leftAt, 20u);
+    // Each parts from the current run where that one began: at step 10, though the
+    // older went its own way from its successor at step 20.
+    EXPECT_EQ(experiment.previousRuns()[0].leftAt, 10u);
     EXPECT_EQ(experiment.previousRuns()[1].leftAt, 10u);
     ASSERT_FALSE(experiment.apply(ResetScene{}));
     EXPECT_TRUE(experiment.previousRuns().empty()) << "a reset starts over";

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <utility>
 #include <vector>
@@ -259,6 +260,85 @@ TEST_F(TrailsFixture, APromotedGhostsStepsReplaceTheBranchsPoints) {
     EXPECT_FALSE(trails().holds(60));
     experiment.seek(30);
     for (int i = 0; i < 30; ++i) experiment.step();
+    ASSERT_NO_FATAL_FAILURE(expectTrailsAre(trails(), first, 1, 60));
+}
+
+// The longest step between two points of a drawn line: a body moved by an edit must not
+// draw one across the jump.
+float longestSegment(const std::vector<ShownTrailPoint>& points) {
+    float longest = 0.0f;
+    for (size_t i = 1; i < points.size(); ++i) {
+        if (!points[i].startsLine) longest = std::max(longest, glm::distance(points[i - 1].position, points[i].position));
+    }
+    return longest;
+}
+
+TEST_F(TrailsFixture, ABodyMovedByAnEditGoesOnFromItsNewPlaceWithoutALineAcross) {
+    run(experiment, 30, recorded);
+    const float stepTravel = 0.2f;  // m: the fastest body moves under 10 m/s, 1/60 s a step
+    // Paused at step 30: the ball moved 1.5 m along z, the box turned a quarter about y.
+    BodyDef moved = experiment.world().bodyDef(ball);
+    moved.position += vec3(0.0f, 0.0f, 1.5f);
+    ASSERT_FALSE(experiment.apply(SetBody{ball, moved}));
+    BodyDef turned = experiment.world().bodyDef(box);
+    turned.orientation = glm::angleAxis(glm::half_pi<float>(), vec3(0.0f, 1.0f, 0.0f)) * turned.orientation;
+    ASSERT_FALSE(experiment.apply(SetBody{box, turned}));
+    // Shown at once: the path ends at the ball where it is now, the old stretch apart from it.
+    std::vector<ShownTrailPoint> now = shown(ball, 30, BodyTrails::kMaxSeconds);
+    ASSERT_EQ(now.size(), 31u);
+    EXPECT_TRUE(now.back().startsLine);
+    EXPECT_EQ(now.back().position, experiment.world().body(ball).position);
+    EXPECT_EQ(now[29].position, recorded.at(30).at({ball.index, ball.generation}).centre) << "the step's own point stays";
+    run(experiment, 30, recorded);
+    for (BodyId body : {ball, box}) {
+        for (bool marks : {false, true}) {
+            const std::vector<ShownTrailPoint> points = shown(body, 60, BodyTrails::kMaxSeconds, marks);
+            // The box's centre did not move, its corner did.
+            const long moves = body == ball || marks ? 1 : 0;
+            ASSERT_EQ(points.size(), 60u + moves);
+            EXPECT_EQ(std::count_if(points.begin(), points.end(), [](const ShownTrailPoint& p) { return p.startsLine; }),
+                      moves);
+            EXPECT_LT(longestSegment(points), stepTravel);
+        }
+    }
+    ASSERT_NO_FATAL_FAILURE(expectTrailsAre(trails(), recorded, 1, 60));
+    // An edit undone before the next step is no move; a rewind to the edit's step ends the
+    // path at the body, where the edit put it.
+    moved = experiment.world().bodyDef(ball);
+    moved.position.x -= 2.0f;
+    ASSERT_FALSE(experiment.apply(SetBody{ball, moved}));
+    ASSERT_FALSE(experiment.undo());
+    run(experiment, 1, recorded);
+    EXPECT_EQ(trails().trailOf(ball)->moves.size(), 1u);
+    experiment.seek(30);
+    now = shown(ball, 30, BodyTrails::kMaxSeconds);
+    EXPECT_EQ(now.back().position, experiment.world().body(ball).position);
+    EXPECT_TRUE(now.back().startsLine);
+}
+
+TEST_F(TrailsFixture, PromotingTheOlderOfTwoRunsForgetsFromWhereItAndTheCurrentRunPart) {
+    run(experiment, 60, recorded);
+    const Recorded first = recorded;
+    // A second run from step 40, then a third from step 20 (of the second): the first and
+    // the third part at step 20, not at 40 where the second left the first.
+    for (uint64_t branch : {40u, 20u}) {
+        experiment.seek(branch);
+        BodyDef kicked = experiment.world().bodyDef(box);
+        kicked.linearVelocity += vec3(-1.0f, 3.0f, 0.5f);
+        ASSERT_FALSE(experiment.apply(SetBody{box, kicked}));
+        for (uint64_t step = branch + 1; step <= 60; ++step) recorded.erase(step);
+        run(experiment, int(60 - branch), recorded);
+    }
+    ASSERT_EQ(experiment.previousRuns().size(), 2u);
+    EXPECT_EQ(experiment.previousRuns()[0].leftAt, 20u);
+    EXPECT_EQ(experiment.previousRuns()[1].leftAt, 20u);
+    experiment.setGhost(0);
+    experiment.promoteGhost();
+    EXPECT_FALSE(trails().holds(21));
+    EXPECT_EQ(experiment.previousRuns()[0].leftAt, 20u) << "the third run, now in the first's place";
+    EXPECT_EQ(experiment.previousRuns()[1].leftAt, 40u) << "the second left the first at step 40";
+    experiment.seek(20);
+    for (int i = 0; i < 40; ++i) experiment.step();
     ASSERT_NO_FATAL_FAILURE(expectTrailsAre(trails(), first, 1, 60));
 }
 
