@@ -123,4 +123,24 @@ DiagramScale fitDiagram(const MomentaDiagram& diagram, const PlaneAxes& axes, do
     return scale;
 }
 
+glm::dvec2 commonLine(const MomentaDiagram& diagram, const PlaneAxes& axes, const DiagramScale& scale,
+                      double tolerance) {
+    glm::dvec2 along(0.0);
+    for (const MomentaChain* chain : {&diagram.before, &diagram.after}) {
+        for (const MomentumArrow& a : chain->arrows) {
+            const glm::dvec2 value = projectOnPlane(a.value(), axes) * scale.pixelsPerUnit;
+            if (glm::length(value) > glm::length(along)) along = value;
+        }
+    }
+    if (glm::length(along) < tolerance) return glm::dvec2(0.0);
+    along = glm::normalize(along);
+    for (const MomentaChain* chain : {&diagram.before, &diagram.after}) {
+        for (const MomentumArrow& a : chain->arrows) {
+            const glm::dvec2 tip = projectOnPlane(a.tip, axes) * scale.pixelsPerUnit;
+            if (std::fabs(along.x * tip.y - along.y * tip.x) > tolerance) return glm::dvec2(0.0);
+        }
+    }
+    return along;
+}
+
 }  // namespace impulse::app

@@ -85,4 +85,11 @@ struct DiagramScale {
 DiagramScale fitDiagram(const MomentaDiagram& diagram, const PlaneAxes& axes, double width, double height,
                         double margin);
 
+/// The line every arrow of both chains lies on (a head-on impact), as a unit direction
+/// on the screen (right, up); zero when the arrows span a plane, or are all shorter than
+/// `tolerance`. Every tip within `tolerance` pixels of the line at `scale` counts as on it.
+/// The tab then draws each arrow on a row of its own: on the line they would cover each other.
+glm::dvec2 commonLine(const MomentaDiagram& diagram, const PlaneAxes& axes, const DiagramScale& scale,
+                      double tolerance);
+
 }  // namespace impulse::app

@@ -51,19 +51,40 @@ bool overlaps(const Box& a, const Box& b) {
     return a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y;
 }
 
+/// Arrows along one line (a head-on impact) would lie on top of each other: then each
+/// body's arrow, and the total after them, gets a row of its own across the line, and
+/// this is the step from one row to the next in pixels; zero when the arrows span a plane.
+ImVec2 rowStep(const app::MomentaDiagram& diagram, const app::PlaneAxes& axes, const app::DiagramScale& scale,
+               ImVec2 size, float margin, float textScale) {
+    const glm::dvec2 along = app::commonLine(diagram, axes, scale, 2.0);
+    if (along == glm::dvec2(0.0)) return ImVec2(0.0f, 0.0f);
+    // Rows go down the screen across a line that is more across than up, else rightwards.
+    const bool acrossIsDown = std::fabs(along.x) >= std::fabs(along.y);
+    const size_t rows = diagram.after.arrows.size() + 1;
+    const float room = (acrossIsDown ? size.y : size.x) - 2.0f * margin;
+    // A label's height apart, so that a label above a row keeps clear of the row above.
+    const float gap = std::min(ImGui::GetTextLineHeight() + 6.0f * textScale, room / static_cast<float>(rows));
+    return acrossIsDown ? ImVec2(0.0f, gap) : ImVec2(gap, 0.0f);
+}
+
 /// One chain in the box at `corner`: axes through the origin with their names, the
 /// arrows tip to tail in the bodies' colours labelled with name and magnitude where
-/// they are long enough and the label covers no other, the total in white.
+/// they are long enough and the label covers no other, the total in white; on rows
+/// `step` apart (rowStep) joined by thin lines, when they lie on one line.
 void drawChain(const app::MomentaChain& chain, const char* title, const app::PlaneAxes& axes,
-               const app::DiagramScale& scale, ImVec2 corner, ImVec2 size, float textScale) {
+               const app::DiagramScale& scale, ImVec2 step, ImVec2 corner, ImVec2 size, float textScale) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 end(corner.x + size.x, corner.y + size.y);
     draw->AddRectFilled(corner, end, kBoxColor);
     draw->PushClipRect(corner, end, true);
     const ImVec2 origin(corner.x + static_cast<float>(scale.origin.x), corner.y + static_cast<float>(scale.origin.y));
-    const auto at = [&](const glm::dvec3& v) {
+    // Row k of the chain's arrows and the total (the last), centred on the line.
+    const float middleRow = 0.5f * static_cast<float>(chain.arrows.size());
+    const auto at = [&](const glm::dvec3& v, size_t row) {
         const glm::dvec2 p = app::projectOnPlane(v, axes) * scale.pixelsPerUnit;
-        return ImVec2(origin.x + static_cast<float>(p.x), origin.y - static_cast<float>(p.y));
+        const float across = static_cast<float>(row) - middleRow;
+        return ImVec2(origin.x + static_cast<float>(p.x) + across * step.x,
+                      origin.y - static_cast<float>(p.y) + across * step.y);
     };
     draw->AddLine(ImVec2(corner.x, origin.y), ImVec2(end.x, origin.y), kAxisColor);
     draw->AddLine(ImVec2(origin.x, corner.y), ImVec2(origin.x, end.y), kAxisColor);
@@ -80,10 +101,11 @@ void drawChain(const app::MomentaChain& chain, const char* title, const app::Pla
     std::vector<Box> labels{Box{corner, ImVec2(corner.x + ImGui::CalcTextSize(title).x + 2.0f * pad, corner.y + line + pad)}};
     const auto label = [&](ImVec2 near, const char* what, ImU32 color) {
         const ImVec2 extent = ImGui::CalcTextSize(what);
-        // Beside the point, above or below, right or left: the first place inside the
-        // box that covers no other label; none, no label (the tooltip lists them all).
+        // Beside the point, above or below, right, left or centred: the first place inside
+        // the box that covers no other label; none, no label (the tooltip lists them all).
         for (const ImVec2 offset : {ImVec2(pad, -extent.y - pad), ImVec2(pad, pad), ImVec2(-extent.x - pad, -extent.y - pad),
-                                    ImVec2(-extent.x - pad, pad)}) {
+                                    ImVec2(-extent.x - pad, pad), ImVec2(-0.5f * extent.x, -extent.y - pad),
+                                    ImVec2(-0.5f * extent.x, pad)}) {
             const Box box{ImVec2(near.x + offset.x, near.y + offset.y),
                           ImVec2(near.x + offset.x + extent.x, near.y + offset.y + extent.y)};
             const bool inside = box.min.x >= corner.x && box.min.y >= corner.y && box.max.x <= end.x && box.max.y <= end.y;
@@ -95,14 +117,28 @@ void drawChain(const app::MomentaChain& chain, const char* title, const app::Pla
         }
     };
     const float thickness = 2.0f * textScale, head = 8.0f * textScale;
-    arrow(draw, at(glm::dvec3(0.0)), at(chain.total), kTotalColor, thickness + textScale, head);
-    for (const app::MomentumArrow& a : chain.arrows) {
-        arrow(draw, at(a.tail), at(a.tip), bodyColor(a.body), thickness, head);
+    const size_t totalRow = chain.arrows.size();
+    const bool stacked = step.x != 0.0f || step.y != 0.0f;
+    if (stacked) {
+        // Each tip joined to the next row's tail, and the total's ends to the chain's.
+        for (size_t k = 0; k + 1 < chain.arrows.size(); ++k) {
+            draw->AddLine(at(chain.arrows[k].tip, k), at(chain.arrows[k + 1].tail, k + 1), kAxisColor);
+        }
+        if (!chain.arrows.empty()) {
+            draw->AddLine(at(glm::dvec3(0.0), 0), at(glm::dvec3(0.0), totalRow), kAxisColor);
+            draw->AddLine(at(chain.total, totalRow - 1), at(chain.total, totalRow), kAxisColor);
+        }
+    }
+    arrow(draw, at(glm::dvec3(0.0), totalRow), at(chain.total, totalRow), kTotalColor, thickness + textScale, head);
+    for (size_t k = 0; k < chain.arrows.size(); ++k) {
+        arrow(draw, at(chain.arrows[k].tail, k), at(chain.arrows[k].tip, k), bodyColor(chain.arrows[k].body), thickness,
+              head);
     }
     std::snprintf(text, sizeof text, "total %.3g", glm::length(chain.total));
-    label(at(chain.total), text, kTotalColor);
-    for (const app::MomentumArrow& a : chain.arrows) {
-        const ImVec2 from = at(a.tail), to = at(a.tip);
+    label(at(chain.total, totalRow), text, kTotalColor);
+    for (size_t k = 0; k < chain.arrows.size(); ++k) {
+        const app::MomentumArrow& a = chain.arrows[k];
+        const ImVec2 from = at(a.tail, k), to = at(a.tip, k);
         if (std::hypot(to.x - from.x, to.y - from.y) < 24.0f * textScale) continue;  // too short to name
         std::snprintf(text, sizeof text, "%s %.3g", a.name.c_str(), glm::length(a.value()));
         label(ImVec2(0.5f * (from.x + to.x), 0.5f * (from.y + to.y)), text, bodyColor(a.body));
@@ -175,12 +211,15 @@ void MomentaTab::draw(const World& world, BodyId selected, const app::ImpactBook
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float boxWidth = std::max((room.x - gap) * 0.5f, 40.0f);
     const float boxHeight = std::clamp(room.y - 5.0f * line, 80.0f * textScale, boxWidth * 1.2f);
-    const app::DiagramScale scale = app::fitDiagram(diagram, axes, boxWidth, boxHeight, 14.0 * textScale);
+    const float margin = 14.0f * textScale;
+    const app::DiagramScale scale = app::fitDiagram(diagram, axes, boxWidth, boxHeight, margin);
+    const ImVec2 size(boxWidth, boxHeight);
+    const ImVec2 step = rowStep(diagram, axes, scale, size, margin, textScale);
     const ImVec2 corner = ImGui::GetCursorScreenPos();
     const char* beforeTitle = !impact ? "now" : diagram.before.arrows.empty() ? "before: not recorded" : "just before";
-    drawChain(diagram.before, beforeTitle, axes, scale, corner, ImVec2(boxWidth, boxHeight), textScale);
-    drawChain(diagram.after, impact ? "just after" : "now", axes, scale, ImVec2(corner.x + boxWidth + gap, corner.y),
-              ImVec2(boxWidth, boxHeight), textScale);
+    drawChain(diagram.before, beforeTitle, axes, scale, step, corner, size, textScale);
+    drawChain(diagram.after, impact ? "just after" : "now", axes, scale, step, ImVec2(corner.x + boxWidth + gap, corner.y),
+              size, textScale);
     ImGui::Dummy(ImVec2(2.0f * boxWidth + gap, boxHeight));
     widgets::noteLastItem("momenta diagram");
     if (ImGui::IsItemHovered()) valuesTooltip(diagram, unit);

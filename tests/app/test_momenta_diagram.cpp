@@ -249,4 +249,30 @@ TEST(MomentaDiagram, PlaneAndScaleFitTheArrows) {
     EXPECT_EQ(readablePlane(swing), MomentaPlane::ZY);
 }
 
+// A head-on pair's arrows lie on one line (the tab then puts each on a row of its own);
+// with the drifter's p across the line they span the plane.
+TEST(MomentaDiagram, AHeadOnPairsArrowsLieOnOneLine) {
+    Pair pair = headOnPair(1.0f, 1.0f / 60.0f);
+    const PlaneAxes axes = planeAxes(MomentaPlane::XZ);
+    const MomentaDiagram pairOnly = momentaDiagram(pair.world, nullptr, {pair.left, pair.right}, MomentaQuantity::Linear);
+    const DiagramScale scale = fitDiagram(pairOnly, axes, 200.0, 120.0, 10.0);
+    const glm::dvec2 line = commonLine(pairOnly, axes, scale, 2.0);
+    EXPECT_EQ(line.x, -1.0) << "along the longest arrow, the 3 kg ball's -3 kg m/s";
+    EXPECT_EQ(line.y, 0.0);
+    const MomentaDiagram all = momentaDiagram(pair.world, nullptr, {}, MomentaQuantity::Linear);
+    EXPECT_EQ(commonLine(all, axes, fitDiagram(all, axes, 200.0, 120.0, 10.0), 2.0), glm::dvec2(0.0));
+    // The tip 2 units out is 2 / 3 of the longest arrow's sideways offset off its line:
+    // 1 px of offset (gravity's m g dt in a side view) is on it, 5 px are not.
+    for (const double offset : {1.0, 5.0}) {
+        MomentaDiagram nearly = pairOnly;
+        nearly.after.arrows.back().tip.z += offset / scale.pixelsPerUnit;
+        const glm::dvec2 tilted = commonLine(nearly, axes, scale, 2.0);
+        if (offset == 1.0) {
+            EXPECT_NEAR(tilted.x, -1.0, 1e-3);
+        } else {
+            EXPECT_EQ(tilted, glm::dvec2(0.0));
+        }
+    }
+}
+
 }  // namespace
