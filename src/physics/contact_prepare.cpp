@@ -11,6 +11,15 @@ namespace {
 
 constexpr uint32_t kUnsupported = ~0u;
 
+/// The arm from a body's centre to a point of its manifold, `out` the normal away from
+/// the body. A sphere's lies along the normal whatever the point: that is where a sphere
+/// touches (a sphere pair turned to its line of centres at arrival, aimSpheresAtArrival,
+/// has its point off today's line, where an arm to it would turn the spheres).
+vec3 armTo(const Body& body, const ContactPoint& point, const vec3& out) {
+    if (body.shape.type == ShapeType::Sphere) return (body.shape.radius + 0.5f * point.separation) * out;
+    return point.point - body.position;
+}
+
 // The support levels of the contact graph: 0 for the static slot, 1 for a body
 // touching a static body, and so on (breadth first over manifolds with a point
 // within kSupportContactDistance); kUnsupported for a body with no chain of touching contacts
@@ -110,11 +119,15 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         const vec3& n = manifold.normal;
         // Friction directions: along the sliding direction when sliding, so that
         // kinetic friction opposes the motion exactly; a fixed basis otherwise.
+        vec3 armsA[kMaxManifoldPoints], armsB[kMaxManifoldPoints];
         vec3 velocities[kMaxManifoldPoints];  // v_B - v_A at each point
         vec3 slip(0.0f);
         for (int i = 0; i < manifold.pointCount; ++i) {
             const ContactPoint& point = manifold.points[i];
-            velocities[i] = b.velocityAt(point.point) - a.velocityAt(point.point);
+            armsA[i] = armTo(a, point, n);
+            armsB[i] = armTo(b, point, -n);
+            velocities[i] = b.linearVelocity + glm::cross(b.angularVelocity, armsB[i]) - a.linearVelocity -
+                            glm::cross(a.angularVelocity, armsA[i]);
             slip += velocities[i];
         }
         slip -= glm::dot(slip, n) * n;
@@ -148,8 +161,8 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
             ConstraintPoint& cp = pointOf(data, constraint, i);
-            cp.rA = point.point - a.position;
-            cp.rB = point.point - b.position;
+            cp.rA = armsA[i];
+            cp.rB = armsB[i];
             // r R = R^T r: into the body frame.
             cp.anchorA = constraint.anchorTurnsA ? cp.rA * a.rotation : cp.rA;
             cp.anchorB = constraint.anchorTurnsB ? cp.rB * b.rotation : cp.rB;

@@ -246,6 +246,30 @@ Manifold collideSpheres(const ShapePose& a, const ShapePose& b, float margin) {
     return manifold;
 }
 
+void aimSpheresAtArrival(Manifold& manifold, const ShapePose& a, const ShapePose& b, const vec3& relativeVelocity,
+                         float dt) {
+    if (manifold.pointCount != 1 || manifold.points[0].separation <= 0.0f) return;
+    // |d + v t| = R: t^2 |v|^2 + 2 t (d.v) + |d|^2 - R^2 = 0, the first root.
+    const vec3 d = b.position - a.position;
+    const float radiusA = a.shape->radius, radiusB = b.shape->radius, reach = radiusA + radiusB;
+    const float closing = glm::dot(d, relativeVelocity), speedSquared = glm::dot(relativeVelocity, relativeVelocity);
+    const float discriminant = closing * closing - speedSquared * (glm::dot(d, d) - reach * reach);
+    if (closing >= 0.0f || discriminant < 0.0f) return;
+    const float arrival = (-closing - std::sqrt(discriminant)) / speedSquared;
+    // Within reach: the way to arrival no longer than the pass's travel and the gap. A
+    // meeting further off is not turned to (a jostling pile's slow pairs keep their line).
+    const float speed = std::sqrt(speedSquared), gap = manifold.points[0].separation;
+    if (!(arrival > 0.0f && arrival * speed <= dt * speed + gap)) return;
+    const vec3 line = d + arrival * relativeVelocity;
+    const float length = glm::length(line);
+    if (!(length > 1e-6f)) return;
+    manifold.normal = line / length;
+    const vec3 surfaceA = a.position + radiusA * manifold.normal;
+    const vec3 surfaceB = b.position - radiusB * manifold.normal;
+    manifold.points[0].point = 0.5f * (surfaceA + surfaceB);
+    manifold.points[0].separation = glm::dot(d, manifold.normal) - reach;
+}
+
 Manifold collideSphereBox(const ShapePose& sphere, const ShapePose& box, float margin) {
     Manifold manifold;
     const vec3& h = box.shape->halfExtents;

@@ -33,6 +33,18 @@ struct Manifold {
 /// points have 0 < separation <= margin). pointCount is 0 when farther apart.
 Manifold collide(const ShapePose& a, const ShapePose& b, float margin);
 
+/// Two spheres a gap apart meet along their line of centres at arrival, not along
+/// today's: a glancing approach predicted up to a pass's travel early, struck along the
+/// line of now, leaves at the wrong angle (a half-ball billiard cut left at 23 degrees
+/// instead of 30 at 1/60 s). When B, moving at `relativeVelocity` from A, will touch A
+/// after a way no longer than its travel in `dt` plus today's gap, the manifold of
+/// collideSpheres is turned to the line of centres at that moment: its point on it, its
+/// separation the gap along it, which that approach closes at the same moment (so a
+/// meeting after `dt` is no contact this pass). Otherwise (touching, moving apart,
+/// passing by, further off) it is left as it is. Their relative motion has no gravity in it.
+void aimSpheresAtArrival(Manifold& manifold, const ShapePose& a, const ShapePose& b, const vec3& relativeVelocity,
+                         float dt);
+
 /// A box-box manifold kept in the bodies' own frames with the relative pose it
 /// was computed at (as Jolt's body-pair cache does). Resting boxes barely move
 /// relative to each other, and their contact points are material points of
