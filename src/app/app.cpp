@@ -392,7 +392,7 @@ scene::SceneCamera App::sceneCamera() const {
 void App::layOut() {
     int width = 0, height = 0;
     SDL_GetWindowSize(window_, &width, &height);
-    layout_ = ui::computeLayout(width, height, columnWidths_);
+    layout_ = ui::computeLayout(width, height, columnWidths_, columnsShown_);
     if (layout_.textScale != textScale_) applyTextScale(layout_.textScale);
     panels_.setLayout(layout_);
     int drawableWidth = 0, drawableHeight = 0;
@@ -519,11 +519,12 @@ int App::run() {
         ui::widgets::beginFrame();
         // ImGui opens a modal only over windows it has seen: the offer waits for the first frames.
         if (frame == kOfferRecoveryFrame && offered_) offerRecovery();
-        panels_.draw(edits_, experiment_.observations(), experiment_, sim_, view_, frameInfo_, requests);
+        panels_.draw(edits_, experiment_.observations(), experiment_, sim_, view_, frameInfo_, requests,
+                     columnsShown_);
         ui::TimelineRequests timelineRequests;
         timelinePanel_.draw(experiment_, layout_.timeline, layout_.textScale, sim_, timeline_, timelineRequests,
                             requests);
-        if (ui::columnSplitters(layout_, columnWidths_)) framesSinceInput_ = 0;
+        if (columnsShown_ && ui::columnSplitters(layout_, columnWidths_)) framesSinceInput_ = 0;
         Frame::drawGizmo(input_.gizmo(), input_.gizmoHighlight(), layout_.view, layout_.textScale);
         Frame::drawClassroomLabels(experiment_.world(), view_.classroom,
                                    impactShownAt(experiment_.observations().strongestImpacts, experiment_.world()),
@@ -994,6 +995,9 @@ void App::handleKey(const SDL_KeyboardEvent& key, ui::PanelRequests& requests) {
         case SDLK_h:
         case SDLK_F1:
             panels_.toggleHelp();
+            break;
+        case SDLK_TAB:
+            columnsShown_ = !columnsShown_;
             break;
         case SDLK_v:
             requests.toggleVideo = true;

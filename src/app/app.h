@@ -175,6 +175,7 @@ private:
     std::vector<JudgedWindow> judgedWindows_;
     std::array<int, 3> framesByCut_{};
     ui::ColumnWidths columnWidths_;  // as the user dragged them; saved on exit when changed
+    bool columnsShown_ = true;       // Tab hides the panels' columns: the view takes the window
     std::string settingsPath_;
     ui::Layout layout_;
     float textScale_ = 1.0f;         // what the font atlas and the style were built for

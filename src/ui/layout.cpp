@@ -45,7 +45,7 @@ ColumnWidths clampWidths(const ColumnWidths& widths) {
     return ColumnWidths{clampOne(widths.left), clampOne(widths.right)};
 }
 
-Layout computeLayout(int width, int height, const ColumnWidths& widths) {
+Layout computeLayout(int width, int height, const ColumnWidths& widths, bool columnsShown) {
     Layout layout;
     const float W = static_cast<float>(std::max(width, 1)), H = static_cast<float>(std::max(height, 1));
     layout.window = Rect{0.0f, 0.0f, W, H};
@@ -60,13 +60,15 @@ Layout computeLayout(int width, int height, const ColumnWidths& widths) {
         left = std::floor(left * shrink);
         right = std::floor(right * shrink);
     }
-    layout.leftColumn = Rect{0.0f, 0.0f, left + 2.0f * kPanelMargin, H};
-    layout.rightColumn = Rect{W - right - 2.0f * kPanelMargin, 0.0f, right + 2.0f * kPanelMargin, H};
+    layout.leftColumn = Rect{0.0f, 0.0f, columnsShown ? left + 2.0f * kPanelMargin : 0.0f, H};
+    layout.rightColumn = columnsShown ? Rect{W - right - 2.0f * kPanelMargin, 0.0f, right + 2.0f * kPanelMargin, H}
+                                      : Rect{W, 0.0f, 0.0f, H};
     const float between = layout.rightColumn.x - layout.leftColumn.right();
     // The timeline never takes more than a third of a short window's height.
     const float timelineHeight = std::min(std::round(kTimelineHeight * layout.textScale), std::floor(H / 3.0f));
     layout.view = Rect{layout.leftColumn.right(), 0.0f, between, H - timelineHeight};
     layout.timeline = Rect{layout.leftColumn.right(), layout.view.bottom(), between, timelineHeight};
+    if (!columnsShown) return layout;  // no panels: their rectangles stay empty
     stack(layout.leftColumn, {kSceneHeight, kWorldHeight, kStatsHeight},
           {&layout.scene, &layout.world, &layout.stats});
     stack(layout.rightColumn, {kBodyHeight, kContactsHeight}, {&layout.body, &layout.contacts});

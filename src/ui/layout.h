@@ -51,7 +51,9 @@ float textScaleFor(int width, int height);
 
 /// The layout of a `width` x `height` window with columns of the given widths (clamped
 /// to [kMinColumnWidth, kMaxColumnWidth], then narrowed together to kMaxColumnsShare).
-Layout computeLayout(int width, int height, const ColumnWidths& widths);
+/// With the columns hidden (Tab: a demo on a projector) they are empty strips at the
+/// window's edges, and the view and the timeline take the whole width.
+Layout computeLayout(int width, int height, const ColumnWidths& widths, bool columnsShown = true);
 
 /// `widths` clamped to what a column may be.
 ColumnWidths clampWidths(const ColumnWidths& widths);

@@ -97,6 +97,7 @@ const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
         {"Middle drag, Shift+right drag", "pan camera"},
         {"Mouse wheel", "zoom"},
         {"F", "frame selection (all bodies if none)"},
+        {"Tab", "hide / show the panels"},
         {"L", "camera follows the selected body (on / off)"},
         {"S", "single step (pauses)"},
         {"R", "reset scene"},
@@ -125,7 +126,8 @@ const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
 }
 
 void Panels::draw(EditTarget& target, app::Observations& observations, const app::Experiment& experiment,
-                  SimControls& sim, DebugView& view, const FrameInfo& frame, PanelRequests& requests) {
+                  SimControls& sim, DebugView& view, const FrameInfo& frame, PanelRequests& requests,
+                  bool columnsShown) {
     bodyEditor_.follow(target);
     undoButtons_ = {target.nextUndo(), target.nextRedo()};
     // The momenta view turned on (a scene's show, --show) brings its tab forward; the
@@ -133,11 +135,13 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
     if (view.classroom.momentaDiagram && !momentaTabShown_) contactTabToShow_ = 4;
     const World& world = target.world();
     if (picked_.valid && (!world.isValid(picked_.a) || !world.isValid(picked_.b))) picked_ = ContactKey{};
-    sceneWindow(sim, frame, requests);
-    worldWindow(target, view, frame, requests);
-    statsWindow(world, frame, target.selected(), observations.plots, requests);
-    bodyWindow(target, requests);
-    contactWindow(target, observations, experiment, requests);
+    if (columnsShown) {
+        sceneWindow(sim, frame, requests);
+        worldWindow(target, view, frame, requests);
+        statsWindow(world, frame, target.selected(), observations.plots, requests);
+        bodyWindow(target, requests);
+        contactWindow(target, observations, experiment, requests);
+    }
     view.classroom.momentaDiagram = momentaTabShown_;
     helpWindow();
     confirmationPopup(requests);

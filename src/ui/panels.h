@@ -107,9 +107,11 @@ public:
 
     /// Draws every panel for this frame; their edits go to `target`. The impact log and
     /// the plots show `observations`; the Plots tab adds and removes its series. The Runs
-    /// tab shows `experiment`'s kept runs and ghost.
+    /// tab shows `experiment`'s kept runs and ghost. With the columns hidden only the help
+    /// and a question asked (quit with unsaved edits?) are drawn.
     void draw(EditTarget& target, app::Observations& observations, const app::Experiment& experiment,
-              SimControls& sim, DebugView& view, const FrameInfo& frame, PanelRequests& requests);
+              SimControls& sim, DebugView& view, const FrameInfo& frame, PanelRequests& requests,
+              bool columnsShown);
 
     ContactKey& pickedContact() { return picked_; }
     const ContactKey& pickedContact() const { return picked_; }

@@ -79,6 +79,30 @@ TEST(Layout, EveryPanelIsOnScreenAndNoneOverlapsAnotherOrTheView) {
     }
 }
 
+// Tab hides the columns: the view and the timeline take the whole width, the text
+// keeps its scale, no panel has room, and shown again the layout is the same as before.
+TEST(Layout, HiddenColumnsLeaveTheViewTheWholeWidth) {
+    for (const auto& [w, h] : {std::pair{1280, 720}, {1920, 1080}, {1000, 600}}) {
+        SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+        const ui::Layout shown = ui::computeLayout(w, h, {}), hidden = ui::computeLayout(w, h, {}, false);
+        EXPECT_EQ(hidden.view.x, 0.0f);
+        EXPECT_EQ(hidden.view.w, static_cast<float>(w));
+        EXPECT_EQ(hidden.view.h, shown.view.h) << "the timeline stays under it";
+        EXPECT_EQ(hidden.timeline.x, 0.0f);
+        EXPECT_EQ(hidden.timeline.w, static_cast<float>(w));
+        EXPECT_EQ(hidden.textScale, shown.textScale);
+        EXPECT_EQ(hidden.leftColumn.w, 0.0f);
+        EXPECT_EQ(hidden.rightColumn.w, 0.0f);
+        EXPECT_EQ(hidden.rightColumn.x, static_cast<float>(w));
+        for (const ui::Rect& panel : {hidden.scene, hidden.world, hidden.stats, hidden.body, hidden.contacts}) {
+            EXPECT_EQ(panel.w * panel.h, 0.0f);
+        }
+        const ui::Layout again = ui::computeLayout(w, h, {});
+        EXPECT_EQ(again.view.x, shown.view.x);
+        EXPECT_EQ(again.view.w, shown.view.w);
+    }
+}
+
 TEST(Layout, TextAndColumnsGrowWithTheWindow) {
     EXPECT_EQ(ui::textScaleFor(1280, 720), 1.0f);
     EXPECT_EQ(ui::textScaleFor(1000, 600), 1.0f);  // never smaller than the 13 px font
