@@ -473,8 +473,7 @@ def bounce_with_backspin():
             "pushes back on it: the ball slows and its spin turns over. The friction needed to stop "
             "the slide (0.71 N s) is less than mu times the normal impulse (2.0 N s), so the bottom "
             "stops sliding within the impact and the ball leaves rolling: v_x = (5 v - 2 r w) / 7 = "
-            "0.57 m/s and w = 5.7 rad/s of topspin (the app shows 0.58 and 5.8: the step applies the impulse "
-            "half a millimetre below the ball, on the floor it saw). Watch the velocity (blue) and the angular velocity "
+            "0.57 m/s and w = 5.7 rad/s of topspin. Watch the velocity (blue) and the angular velocity "
             "(purple) arrows flip; the Impact log lists the friction impulse.")
     view = camera((-0.6, 0.5, 0.0), 4.0, -35.0, 10.0)
     return scene("Classroom: ball bouncing with backspin", bodies, camera=view, note=note,

@@ -11,12 +11,15 @@ namespace {
 
 constexpr uint32_t kUnsupported = ~0u;
 
-/// The arm from a body's centre to a point of its manifold, `out` the normal away from
-/// the body. A sphere's lies along the normal whatever the point: that is where a sphere
-/// touches (a sphere pair turned to its line of centres at arrival, aimSpheresAtArrival,
-/// has its point off today's line, where an arm to it would turn the spheres).
+/// The lever arm from a body's centre to a point of its manifold, `out` the normal away
+/// from the body. A sphere's goes to its surface along the normal whatever the point:
+/// that is where a sphere touches (a sphere pair turned to its line of centres at
+/// arrival, aimSpheresAtArrival, has its point off today's line, where an arm to it
+/// would turn the spheres; from the midpoint of a gap, the sub-steps' friction turned a
+/// landing ball too much). A box's goes to the point (surfaceArms moves it to the box's
+/// surface for the impacts).
 vec3 armTo(const Body& body, const ContactPoint& point, const vec3& out) {
-    if (body.shape.type == ShapeType::Sphere) return (body.shape.radius + 0.5f * point.separation) * out;
+    if (body.shape.type == ShapeType::Sphere) return body.shape.radius * out;
     return point.point - body.position;
 }
 
@@ -163,10 +166,13 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             ConstraintPoint& cp = pointOf(data, constraint, i);
             cp.rA = armsA[i];
             cp.rB = armsB[i];
+            // The anchors carry the point itself, whatever the arms: both bodies' meet there at
+            // the start of the step, as the sub-steps' separations and the position passes assume.
+            const vec3 carriedA = point.point - a.position, carriedB = point.point - b.position;
             // r R = R^T r: into the body frame.
-            cp.anchorA = constraint.anchorTurnsA ? cp.rA * a.rotation : cp.rA;
-            cp.anchorB = constraint.anchorTurnsB ? cp.rB * b.rotation : cp.rB;
-            cp.adjustedSeparation = point.separation - glm::dot(cp.rB - cp.rA, n);
+            cp.anchorA = constraint.anchorTurnsA ? carriedA * a.rotation : carriedA;
+            cp.anchorB = constraint.anchorTurnsB ? carriedB * b.rotation : carriedB;
+            cp.adjustedSeparation = point.separation - glm::dot(carriedB - carriedA, n);
             cp.separation = point.separation;
             const float normalVelocity = glm::dot(velocities[i], n);
             point.normalVelocityBefore = normalVelocity;

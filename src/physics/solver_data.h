@@ -215,14 +215,14 @@ struct ContactSolverData {
     std::vector<uint8_t> correctedBodies;   ///< scratch of the position passes: per body, moved by them
 };
 
-/// Each body's arm to its own surface point of constraint point p (detection
-/// gives the point midway between the surfaces): where the surfaces meet once
-/// a gap has closed. The shift is along n, so r x n is the sub-steps'; from the
-/// midpoint a sphere's arm for friction was longer by half the gap (too much
-/// spin), and its rolling looked like slipping.
+/// Each body's arm to its own surface point of constraint point p: where the
+/// surfaces meet once a gap has closed. A dynamic box's arm goes to the point midway
+/// between the surfaces (detection's), so it is moved by half the gap along n (r x n
+/// stays the sub-steps'); a sphere's is at its surface already (armTo in
+/// contact_prepare.cpp), and a static body's moves nothing.
 inline std::pair<vec3, vec3> surfaceArms(const ContactConstraint& c, const ConstraintPoint& p) {
     const vec3 halfGap = 0.5f * p.separation * c.normal;
-    return {p.rA - halfGap, p.rB + halfGap};
+    return {c.anchorTurnsA ? p.rA - halfGap : p.rA, c.anchorTurnsB ? p.rB + halfGap : p.rB};
 }
 
 /// Point i of constraint c.
