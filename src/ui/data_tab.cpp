@@ -1,5 +1,6 @@
 #include "ui/data_tab.h"
 
+#include "ui/style.h"
 #include "ui/widgets.h"
 
 #include <imgui.h>
@@ -13,11 +14,6 @@ namespace {
 
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
 const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
-const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
-
-void hoverHelp(const char* text) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 /// The last impact at the step shown: the change of momentum and the energy bookkeeping.
 void impactReadout(const app::ImpactBookkeeping& i, uint64_t shownStep) {

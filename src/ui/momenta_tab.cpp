@@ -1,5 +1,6 @@
 #include "ui/momenta_tab.h"
 
+#include "ui/style.h"
 #include "ui/widgets.h"
 
 #include <imgui.h>
@@ -13,16 +14,11 @@ namespace impulse::ui {
 
 namespace {
 
-const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
 const ImVec4 kNoteColor(1.0f, 0.75f, 0.35f, 1.0f);
 constexpr ImU32 kBoxColor = IM_COL32(22, 24, 30, 255);
 constexpr ImU32 kAxisColor = IM_COL32(90, 95, 105, 255);
 constexpr ImU32 kTotalColor = IM_COL32(245, 245, 245, 255);
 constexpr ImU32 kLabelColor = IM_COL32(220, 222, 228, 255);
-
-void hoverHelp(const char* text) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 /// A body's colour, the same in both diagrams and from frame to frame: hues a golden
 /// angle apart by handle index, so neighbours in body order differ.

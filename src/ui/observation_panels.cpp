@@ -1,6 +1,7 @@
 #include "ui/observation_panels.h"
 
 #include "ui/plot.h"
+#include "ui/style.h"
 #include "ui/widgets.h"
 
 #include <imgui.h>
@@ -17,7 +18,6 @@ namespace {
 
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
 const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
-const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
 const ImVec4 kSlideColor(1.0f, 0.7f, 0.3f, 1.0f);
 
 // Most points a plotted series draws: the window's samples are thinned to these.
@@ -27,10 +27,6 @@ const ImU32 kSeriesColors[] = {IM_COL32(255, 200, 80, 255),  IM_COL32(120, 200, 
                                IM_COL32(140, 230, 140, 255), IM_COL32(230, 140, 230, 255),
                                IM_COL32(240, 240, 240, 255), IM_COL32(255, 130, 110, 255)};
 constexpr size_t kSeriesColorCount = sizeof kSeriesColors / sizeof kSeriesColors[0];
-
-void hoverHelp(const char* text) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 
 #include "ui/pair_coefficients.h"
 #include "ui/plot.h"
+#include "ui/style.h"
 #include "ui/widgets.h"
 
 #include <imgui.h>
@@ -19,7 +20,6 @@ namespace {
 
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
 const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
-const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
 const ImVec4 kNoticeColor(1.0f, 0.8f, 0.3f, 1.0f);  // the app works around a slow machine
 const ImVec4 kSleepColor(0.55f, 0.7f, 1.0f, 1.0f);
 
@@ -42,10 +42,6 @@ void placeWindow(const Rect& rect) {
 
 /// Shows `text` while the mouse is over the last item, but not while it is being typed
 /// into or dragged (the tooltip would cover the field): what a setting does in the model.
-void hoverHelp(const char* text, ImGuiHoveredFlags flags = 0) {
-    if (ImGui::IsItemHovered(flags) && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", text);
-}
-
 // Undo or Redo: greyed when there is nothing to take back or apply again; the
 // tooltip says what it would.
 void historyButton(const char* label, const std::string& what, const char* keys, bool& pressed) {

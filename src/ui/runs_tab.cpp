@@ -3,6 +3,7 @@
 #include "ui/ghost_tint.h"
 
 #include "ui/plot.h"
+#include "ui/style.h"
 #include "ui/widgets.h"
 
 #include <imgui.h>
@@ -18,14 +19,9 @@ namespace impulse::ui {
 
 namespace {
 
-const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
 const ImVec4 kGhostColor(kGhostTint.r, kGhostTint.g, kGhostTint.b, 1.0f);
 // Most points the divergence plot draws: the steps shown are thinned to these.
 constexpr size_t kPlotPoints = 400;
-
-void hoverHelp(const char* text) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
-}
 
 std::string bodyName(const World& world, BodyId id) {
     return world.isValid(id) ? world.body(id).name : std::string("-");

@@ -2,6 +2,7 @@
 
 #include "ui/ghost_tint.h"
 #include "ui/panels.h"
+#include "ui/style.h"
 #include "ui/widgets.h"
 
 #include <imgui.h>
@@ -16,7 +17,6 @@ namespace impulse::ui {
 
 namespace {
 
-const ImVec4 kDimColor(0.65f, 0.68f, 0.72f, 1.0f);
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
 const ImU32 kStripColor = IM_COL32(28, 32, 40, 255);
 const ImU32 kRecordedColor = IM_COL32(52, 62, 80, 255);
@@ -31,10 +31,6 @@ const ImU32 kGhostColor = ImGui::ColorConvertFloat4ToU32(ImVec4(kGhostTint.r, kG
 // Marks within this many pixels of the mouse are named in the strip's tooltip.
 constexpr float kHoverReach = 3.0f;
 constexpr int kMostNamed = 8;
-
-void hoverHelp(const char* text) {
-    if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", text);
-}
 
 double mib(size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
 
