@@ -129,8 +129,8 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             const ContactPoint& point = manifold.points[i];
             armsA[i] = armTo(a, point, n);
             armsB[i] = armTo(b, point, -n);
-            velocities[i] = b.linearVelocity + glm::cross(b.angularVelocity, armsB[i]) - a.linearVelocity -
-                            glm::cross(a.angularVelocity, armsA[i]);
+            velocities[i] = (b.linearVelocity + glm::cross(b.angularVelocity, armsB[i])) -
+                            (a.linearVelocity + glm::cross(a.angularVelocity, armsA[i]));
             slip += velocities[i];
         }
         slip -= glm::dot(slip, n) * n;

@@ -64,10 +64,12 @@ expect "s['selected'] is None" "Escape clears the selection"
 # Clock keys: pause, single steps, run; slower, faster; contacts; help on and off.
 key space
 expect "s['paused']" "Space pauses"
-# Paused, so that the body stays where the report drew it (the shot may topple the tower).
+# Paused, so that the body stays where the report drew it (the shot may topple the tower);
+# the tower's box nearest the eye, so that no fallen box hides the point clicked.
+box=$(value "nearest('box[0-9]+')")
 # shellcheck disable=SC2046
-click $(value "'%d %d' % pixel('box0')")  # selects the body under the cursor (the Body panel shows it)
-expect "s['selected'] == 'box0'" "a click selects the body under the cursor"
+click $(value "'%d %d' % pixel('$box')")  # selects the body under the cursor (the Body panel shows it)
+expect "s['selected'] == '$box'" "a click selects the body under the cursor ($box)"
 key x
 expect "s['bodies'] == $((n + 2)) and s['selected'] is None" "X deletes the selected body"
 step=$(value "s['shown_step']")

@@ -28,21 +28,30 @@ hold() {  # a key or chord (ctrl+a) that ImGui itself must see
 # What the app shows, from its live layout report at $report (start the app with
 # IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1: App::writeLayout).
 # value EXPRESSION: a Python expression over s (the report's "state"), c ("camera"),
-# w ("widgets"), f ("fields"), t ("timeline") and pixel(name) (where a body's centre is drawn, by the
-# report's camera and view); empty while there is no report yet.
+# w ("widgets"), f ("fields"), t ("timeline"), pixel(name) (where a body's centre is drawn, by the
+# report's camera and view) and nearest(pattern) (of the bodies whose names match the regular
+# expression, the one nearest the eye: no other body hides its centre); empty while there is
+# no report yet.
 value() {
     python3 - "$report" "$1" <<'PY' 2> /dev/null || true
-import json, math, sys
+import json, math, re, sys
 d = json.load(open(sys.argv[1]))
 s, c, w, f, t = d["state"], d["camera"], d["widgets"], d["fields"], d["timeline"]
-def pixel(name):  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, degrees here
+def view_basis():  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, degrees here
     yaw, pitch = math.radians(c["yaw"]), math.radians(c["pitch"])
     fwd = [-math.sin(yaw) * math.cos(pitch), -math.sin(pitch), -math.cos(yaw) * math.cos(pitch)]
     r = [-fwd[2], 0.0, fwd[0]]
     r = [x / math.hypot(*r) for x in r]
     u = [r[1] * fwd[2] - r[2] * fwd[1], r[2] * fwd[0] - r[0] * fwd[2], r[0] * fwd[1] - r[1] * fwd[0]]
-    p = next(b["position"] for b in d["bodies"] if b["name"] == name)
     eye = [c["target"][i] - fwd[i] * c["distance"] for i in range(3)]
+    return fwd, r, u, eye
+def nearest(pattern):
+    eye = view_basis()[3]
+    named = (b for b in d["bodies"] if re.fullmatch(pattern, b["name"]))
+    return min(named, key=lambda b: math.dist(b["position"], eye))["name"]
+def pixel(name):
+    fwd, r, u, eye = view_basis()
+    p = next(b["position"] for b in d["bodies"] if b["name"] == name)
     v = [p[i] - eye[i] for i in range(3)]
     z = sum(v[i] * fwd[i] for i in range(3))
     x0, y0, vw, vh = d["view"]

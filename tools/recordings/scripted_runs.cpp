@@ -48,7 +48,7 @@ ScriptedRun tunedThrow() {
                     if (!applied(experiment, SetBody{box, def}, error)) return false;
                 }
                 if (step == release && !applied(experiment, EndDrag{}, error)) return false;
-                return step < 480;
+                return step < 600;
             }};
 }
 
