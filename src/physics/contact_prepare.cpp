@@ -18,9 +18,8 @@ constexpr uint32_t kUnsupported = ~0u;
 /// would turn the spheres; from the midpoint of a gap, the sub-steps' friction turned a
 /// landing ball too much). A box's goes to the point (surfaceArms moves it to the box's
 /// surface for the impacts).
-vec3 armTo(const Body& body, const ContactPoint& point, const vec3& out) {
-    if (body.shape.type == ShapeType::Sphere) return body.shape.radius * out;
-    return point.point - body.position;
+vec3 armTo(const Body& body, const vec3& toPoint, const vec3& out) {
+    return body.shape.type == ShapeType::Sphere ? body.shape.radius * out : toPoint;
 }
 
 // The support levels of the contact graph: 0 for the static slot, 1 for a body
@@ -122,13 +121,17 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         const vec3& n = manifold.normal;
         // Friction directions: along the sliding direction when sliding, so that
         // kinetic friction opposes the motion exactly; a fixed basis otherwise.
+        // From each centre to the point (the anchors carry it), and the lever arms.
+        vec3 carriedA[kMaxManifoldPoints], carriedB[kMaxManifoldPoints];
         vec3 armsA[kMaxManifoldPoints], armsB[kMaxManifoldPoints];
         vec3 velocities[kMaxManifoldPoints];  // v_B - v_A at each point
         vec3 slip(0.0f);
         for (int i = 0; i < manifold.pointCount; ++i) {
             const ContactPoint& point = manifold.points[i];
-            armsA[i] = armTo(a, point, n);
-            armsB[i] = armTo(b, point, -n);
+            carriedA[i] = point.point - a.position;
+            carriedB[i] = point.point - b.position;
+            armsA[i] = armTo(a, carriedA[i], n);
+            armsB[i] = armTo(b, carriedB[i], -n);
             velocities[i] = (b.linearVelocity + glm::cross(b.angularVelocity, armsB[i])) -
                             (a.linearVelocity + glm::cross(a.angularVelocity, armsA[i]));
             slip += velocities[i];
@@ -168,11 +171,10 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             cp.rB = armsB[i];
             // The anchors carry the point itself, whatever the arms: both bodies' meet there at
             // the start of the step, as the sub-steps' separations and the position passes assume.
-            const vec3 carriedA = point.point - a.position, carriedB = point.point - b.position;
             // r R = R^T r: into the body frame.
-            cp.anchorA = constraint.anchorTurnsA ? carriedA * a.rotation : carriedA;
-            cp.anchorB = constraint.anchorTurnsB ? carriedB * b.rotation : carriedB;
-            cp.adjustedSeparation = point.separation - glm::dot(carriedB - carriedA, n);
+            cp.anchorA = constraint.anchorTurnsA ? carriedA[i] * a.rotation : carriedA[i];
+            cp.anchorB = constraint.anchorTurnsB ? carriedB[i] * b.rotation : carriedB[i];
+            cp.adjustedSeparation = point.separation - glm::dot(carriedB[i] - carriedA[i], n);
             cp.separation = point.separation;
             const float normalVelocity = glm::dot(velocities[i], n);
             point.normalVelocityBefore = normalVelocity;
