@@ -119,11 +119,11 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         const Body& a = bodies[manifold.a];
         const Body& b = bodies[manifold.b];
         const vec3& n = manifold.normal;
-        // Friction directions: along the sliding direction when sliding, so that
-        // kinetic friction opposes the motion exactly; a fixed basis otherwise.
         // From each centre to the point (the anchors carry it), and the lever arms.
         vec3 carriedA[kMaxManifoldPoints], carriedB[kMaxManifoldPoints];
         vec3 armsA[kMaxManifoldPoints], armsB[kMaxManifoldPoints];
+        // Friction directions: along the sliding direction when sliding, so that
+        // kinetic friction opposes the motion exactly; a fixed basis otherwise.
         vec3 velocities[kMaxManifoldPoints];  // v_B - v_A at each point
         vec3 slip(0.0f);
         for (int i = 0; i < manifold.pointCount; ++i) {

@@ -40,8 +40,6 @@ void placeWindow(const Rect& rect) {
     ImGui::SetNextWindowSize(ImVec2(rect.w, rect.h), ImGuiCond_Always);
 }
 
-/// Shows `text` while the mouse is over the last item, but not while it is being typed
-/// into or dragged (the tooltip would cover the field): what a setting does in the model.
 // Undo or Redo: greyed when there is nothing to take back or apply again; the
 // tooltip says what it would.
 void historyButton(const char* label, const std::string& what, const char* keys, bool& pressed) {
