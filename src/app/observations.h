@@ -18,10 +18,7 @@ struct Observations {
     BodyTrails trails;
 
     /// Just before each step of `world`, after its inputs.
-    void beforeStep(const World& world) {
-        strongestImpacts.beforeStep(world);
-        trails.noteMoves(world);
-    }
+    void beforeStep(const World& world) { strongestImpacts.beforeStep(world); }
     /// After each step of `world`, `time` simulated seconds since the load or reset.
     void record(const World& world, double time) {
         impacts.record(world, time);

@@ -66,8 +66,8 @@ public:
     void record(const World& world, double time);
     /// Notes where `world`'s bodies are, at the last step kept, if an edit made since
     /// that step's motion put them elsewhere (or back where the step left them: no move).
-    /// Called after each edit and before each step, so that every way a body is moved
-    /// (an edit, an undo, a run played again with its edits) is noted.
+    /// Called after each edit (an undo too) and before each step of a run played again
+    /// with its edits, so that every way a body is moved is noted.
     void noteMoves(const World& world);
     /// Forgets the points of steps after `step` and the moves at it (a run taken back
     /// to that step: the edits made there are the new run's).
