@@ -12,9 +12,6 @@ namespace impulse::ui {
 
 namespace {
 
-const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
-const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
-
 /// The last impact at the step shown: the change of momentum and the energy bookkeeping.
 void impactReadout(const app::ImpactBookkeeping& i, uint64_t shownStep) {
     const app::ImpactEntry& pair = i.first;

@@ -16,8 +16,6 @@ namespace impulse::ui {
 
 namespace {
 
-const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
-const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
 const ImVec4 kSlideColor(1.0f, 0.7f, 0.3f, 1.0f);
 
 // Most points a plotted series draws: the window's samples are thinned to these.

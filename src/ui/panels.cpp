@@ -18,8 +18,6 @@ namespace impulse::ui {
 
 namespace {
 
-const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
-const ImVec4 kOkColor(0.45f, 0.9f, 0.5f, 1.0f);
 const ImVec4 kNoticeColor(1.0f, 0.8f, 0.3f, 1.0f);  // the app works around a slow machine
 const ImVec4 kSleepColor(0.55f, 0.7f, 1.0f, 1.0f);
 

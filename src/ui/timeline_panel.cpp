@@ -17,7 +17,6 @@ namespace impulse::ui {
 
 namespace {
 
-const ImVec4 kErrorColor(1.0f, 0.42f, 0.35f, 1.0f);
 const ImU32 kStripColor = IM_COL32(28, 32, 40, 255);
 const ImU32 kRecordedColor = IM_COL32(52, 62, 80, 255);
 const ImU32 kKeyframeColor = IM_COL32(120, 128, 140, 255);
