@@ -369,10 +369,14 @@ Manifold collideBoxes(const ShapePose& a, const ShapePose& b, float margin) {
     return referenceIsB ? faceContact(b, a, faceB.axis, true, margin) : faceContact(a, b, faceA.axis, false, margin);
 }
 
-Manifold collide(const ShapePose& a, const ShapePose& b, float margin) {
+Manifold collide(const ShapePose& a, const ShapePose& b, float margin, const vec3& relativeVelocity, float dt) {
     const bool sphereA = a.shape->type == ShapeType::Sphere;
     const bool sphereB = b.shape->type == ShapeType::Sphere;
-    if (sphereA && sphereB) return collideSpheres(a, b, margin);
+    if (sphereA && sphereB) {
+        Manifold manifold = collideSpheres(a, b, margin);
+        aimSpheresAtArrival(manifold, a, b, relativeVelocity, dt);
+        return manifold;
+    }
     if (sphereA) return collideSphereBox(a, b, margin);
     if (sphereB) return flipped(collideSphereBox(b, a, margin));
     return collideBoxes(a, b, margin);

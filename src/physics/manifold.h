@@ -31,7 +31,10 @@ struct Manifold {
 
 /// Contact points between A and B with separation <= margin (speculative
 /// points have 0 < separation <= margin). pointCount is 0 when farther apart.
-Manifold collide(const ShapePose& a, const ShapePose& b, float margin);
+/// B moving at `relativeVelocity` from A over a pass of `dt`: a sphere pair's
+/// manifold is aimed at their arrival (aimSpheresAtArrival); none (zero) aims nothing.
+Manifold collide(const ShapePose& a, const ShapePose& b, float margin, const vec3& relativeVelocity = vec3(0.0f),
+                 float dt = 0.0f);
 
 /// Two spheres a gap apart meet along their line of centres at arrival, not along
 /// today's: a glancing approach predicted up to a pass's travel early, struck along the

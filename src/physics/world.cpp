@@ -601,11 +601,8 @@ void World::collide(float dt, PassGroup& group) {
         if (previous != nullptr && reuseManifold(previous->cache, poseA, poseB, manifold)) {
             cache = previous->cache;
         } else {
-            const ShapePose shapeA{&a.shape, a.position, a.rotation}, shapeB{&b.shape, b.position, b.rotation};
-            manifold = impulse::collide(shapeA, shapeB, margin);
-            if (a.shape.type == ShapeType::Sphere && b.shape.type == ShapeType::Sphere) {
-                aimSpheresAtArrival(manifold, shapeA, shapeB, b.linearVelocity - a.linearVelocity, dt);
-            }
+            manifold = impulse::collide(ShapePose{&a.shape, a.position, a.rotation}, ShapePose{&b.shape, b.position, b.rotation},
+                                        margin, b.linearVelocity - a.linearVelocity, dt);
             const bool boxes = a.shape.type == ShapeType::Box && b.shape.type == ShapeType::Box;
             if (boxes && manifold.pointCount > 0) cache = cacheManifold(manifold, poseA, poseB);
         }
