@@ -95,7 +95,8 @@ std::optional<ImpactBookkeeping> strongestImpact(const World& world, double time
         angularOnB += glm::cross(glm::dvec3(c->rB), j);
         pointSum += glm::dvec3(c->point);
         const double u = -double(c->impactArrivalVelocity);
-        impact.predictedLoss += (1.0 - double(c->restitution) * c->restitution) * 0.5 * c->normalMass * u * u;
+        const double e = appliedRestitution(world, *c);
+        impact.predictedLoss += (1.0 - e * e) * 0.5 * c->normalMass * u * u;
     }
     impact.point = vec3(pointSum / double(points.size()));
     const Body& a = world.body(first.bodyA);

@@ -18,7 +18,7 @@ ImpactEntry makeImpactEntry(const World& world, const ContactPointInfo& impact, 
     entry.approachSpeed = -impact.impactArrivalVelocity;
     entry.leavingSpeed = impact.impactLeavingVelocity;
     entry.measuredRestitution = entry.leavingSpeed / entry.approachSpeed;
-    entry.restitution = impact.restitution;
+    entry.restitution = appliedRestitution(world, impact);
     entry.slipBefore = glm::length(impact.impactSlipBefore);
     entry.slipAfter = glm::length(impact.impactSlipAfter);
     entry.normalImpulse = impact.impactNormalImpulse;
@@ -28,6 +28,10 @@ ImpactEntry makeImpactEntry(const World& world, const ContactPointInfo& impact, 
     entry.stuck = impact.impactSticking;
     entry.energyLost = impact.impactEnergyLost;
     return entry;
+}
+
+float appliedRestitution(const World& world, const ContactPointInfo& impact) {
+    return -impact.impactArrivalVelocity > world.settings().restitutionThreshold ? impact.restitution : 0.0f;
 }
 
 void ImpactLog::record(const World& world, double time) {

@@ -1,10 +1,11 @@
 // The impact log: every impact of the run (a point that arrived faster than
-// the world's restitution threshold), with what the impulse model promised
-// beside what it did: the measured e = -v'_n / v_n beside the pair's combined
-// e, the slip before and after, |j_t| / j_n beside mu and mu_s. Fed after each
-// step from the world's own report of its impact stages (ContactPointInfo's
-// impact fields), so it shows the impacts that bodies falling, thrown or struck
-// really had. No GL, SDL or ImGui: tests read it.
+// the impact speed, impactSpeed(): a landing too slow to bounce is one too),
+// with what the impulse model promised beside what it did: the measured
+// e = -v'_n / v_n beside the e it applies, the slip before and after,
+// |j_t| / j_n beside mu and mu_s. Fed after each step from the world's own
+// report of its impact stages (ContactPointInfo's impact fields), so it shows
+// the impacts that bodies falling, thrown or struck really had. No GL, SDL or
+// ImGui: tests read it.
 #pragma once
 
 #include "physics/world.h"
@@ -26,7 +27,7 @@ struct ImpactEntry {
     float approachSpeed = 0.0f;  ///< -v_rel.n at arrival, > 0, m/s
     float leavingSpeed = 0.0f;   ///< v_rel.n once the impact was solved, m/s
     float measuredRestitution = 0.0f;  ///< leavingSpeed / approachSpeed
-    float restitution = 0.0f;          ///< the pair's combined e
+    float restitution = 0.0f;          ///< the e applied (appliedRestitution)
     float slipBefore = 0.0f, slipAfter = 0.0f;  ///< |tangential v_rel|, m/s
     float normalImpulse = 0.0f;    ///< the impact's j_n, N s
     float frictionImpulse = 0.0f;  ///< |j_t|, N s
@@ -60,5 +61,9 @@ private:
 
 /// One log entry of an impact the world reported at a point.
 ImpactEntry makeImpactEntry(const World& world, const ContactPointInfo& impact, double time);
+
+/// The e the impact model applies to an impact: the pair's combined e, 0 for
+/// an arrival slower than the world's restitution threshold.
+float appliedRestitution(const World& world, const ContactPointInfo& impact);
 
 }  // namespace impulse::app

@@ -1,6 +1,7 @@
 #include "physics/contact_prepare.h"
 
 #include "physics/constants.h"
+#include "physics/impact.h"
 #include "physics/prefetch.h"
 
 #include <vector>
@@ -108,7 +109,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     data.supportsHeavy = false;
     const float gravityLength = glm::length(gravity);
     // Gravity may speed an approach up by g dt before it arrives.
-    const float mayArriveBelow = gravityLength * dt - restitutionThreshold;
+    const float mayArriveBelow = gravityLength * dt - impactSpeed(restitutionThreshold, gravity, dt);
     const vec3 up = gravityLength > 0.0f ? -gravity / gravityLength : vec3(0.0f);
     for (size_t m = 0; m < manifolds.size(); ++m) {
         if (const ContactManifold* ahead = recordToPrefetchThrough(manifolds, m)) prefetchBody(bodies[ahead->b]);
@@ -178,9 +179,11 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             cp.separation = point.separation;
             const float normalVelocity = glm::dot(velocities[i], n);
             point.normalVelocityBefore = normalVelocity;
-            // A touching point approaching faster than the threshold is an
-            // impact now; one still short of contact that may arrive faster
-            // than it gets its impact when it arrives (findArrivals), not early.
+            // A touching point approaching faster than the threshold is a
+            // bounce now. One that may arrive faster than the impact speed
+            // gets its impact when it arrives (findArrivals), not early: one
+            // too slow to bounce, stopped here, would hover up to
+            // kTouchingDistance above where it lands.
             if (normalVelocity < -restitutionThreshold && point.separation <= kTouchingDistance) {
                 data.impactSeeds.push_back({uint32_t(m), i, normalVelocity});
             } else if (normalVelocity < mayArriveBelow) {

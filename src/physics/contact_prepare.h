@@ -13,8 +13,8 @@ namespace impulse {
 /// (ascending; null: all of them) into solver slots and builds one constraint per
 /// manifold (tangents, anchors), lists the impacts before the sub-steps
 /// (touching points approaching faster than the restitution threshold) in
-/// data.impactSeeds, and marks the points that may arrive faster than it
-/// during a pass of length dt.
+/// data.impactSeeds, and marks the points that may arrive faster than the
+/// impact speed (impactSpeed()) during a pass of length dt.
 void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<Body>& bodies,
                      const std::vector<uint32_t>* passBodies, float restitutionThreshold, const vec3& gravity, float dt, ContactSolverData& data);
 

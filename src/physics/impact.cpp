@@ -307,7 +307,8 @@ private:
         p.tangent[0] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[0]);
         p.tangent[1] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[1]);
         p.arrival = arrivalVelocity;
-        p.target = -c.restitution * arrivalVelocity;
+        // Slower than the threshold: the impact stops the approach and bounds friction, no bounce.
+        p.target = arrivalVelocity < -rules_.threshold ? -c.restitution * arrivalVelocity : 0.0f;
         // A gap that closed during the sub-steps: they applied the impulse
         // that stopped it, and friction under it; the impact goes on from there.
         if (seed && after()) {
@@ -543,15 +544,19 @@ private:
 
 }  // namespace
 
-void findArrivals(ContactSolverData& data, float threshold) {
+float impactSpeed(float restitutionThreshold, const vec3& gravity, float dt) {
+    return std::min(restitutionThreshold, std::max(2.0f * glm::length(gravity) * dt, kStickSpeed));
+}
+
+void findArrivals(ContactSolverData& data, float impactSpeed) {
     data.impactSeeds.clear();
     for (const uint32_t m : data.mayImpactConstraints) {
         const ContactConstraint& c = data.constraints[m];
         for (int i = 0; i < c.pointCount; ++i) {
             const ConstraintPoint& p = pointOf(data, c, i);
-            // Pushed this step, after arriving faster than the threshold.
+            // Pushed this step, after arriving faster than the impact speed.
             if ((c.mayImpactPoints >> i & 1u) == 0 || p.stepNormalImpulse <= 0.0f) continue;
-            if (p.arrivalVelocity < -threshold) data.impactSeeds.push_back({m, i, p.arrivalVelocity});
+            if (p.arrivalVelocity < -impactSpeed) data.impactSeeds.push_back({m, i, p.arrivalVelocity});
         }
     }
 }

@@ -24,7 +24,7 @@ enum class ImpactStage : uint8_t {
     /// approaching faster than the threshold, found by prepareContacts.
     BeforeSubSteps,
     /// After the sub-steps: the seeds are points whose gap closed during them
-    /// (they pushed) at an arrival speed above the threshold (findArrivals).
+    /// (they pushed) at an arrival speed above the impact speed (findArrivals).
     /// The sub-steps already stopped the approach: that impulse is part of the
     /// impact's normal impulse, and so bounds its friction.
     AfterSubSteps,
@@ -32,7 +32,7 @@ enum class ImpactStage : uint8_t {
 
 struct ImpactRules {
     ImpactStage stage = ImpactStage::BeforeSubSteps;
-    float threshold = 1.0f;  ///< restitution threshold, m/s: slower arrivals are not impacts
+    float threshold = 1.0f;  ///< restitution threshold, m/s: slower arrivals do not bounce
     /// After the sub-steps a group may leave with the kinetic energy it began
     /// the step with plus gravity's work since (or what the sub-steps left it,
     /// if more); before them, with what it had.
@@ -42,9 +42,17 @@ struct ImpactRules {
     uint32_t draggedSlot = 0;
 };
 
+/// The approach speed above which a meeting is an impact: the restitution
+/// threshold, or less where a landing too slow to bounce still needs the
+/// impact's friction (a block dropped on a ramp sticks where it lands). Twice
+/// gravity's speed-up in a step: the sub-steps meet a resting point
+/// approaching at less (a sub-step's gravity), a landing from higher than
+/// 2 g dt^2 (5.4 mm at 60 Hz) at more. In zero gravity kStickSpeed.
+float impactSpeed(float restitutionThreshold, const vec3& gravity, float dt);
+
 /// The points after the sub-steps whose gap closed during them at an arrival
-/// speed above `threshold`, into data.impactSeeds (in constraint order).
-void findArrivals(ContactSolverData& data, float threshold);
+/// speed above `impactSpeed`, into data.impactSeeds (in constraint order).
+void findArrivals(ContactSolverData& data, float impactSpeed);
 
 /// Resolves the impacts of data.impactSeeds and those they set off, on the
 /// solver bodies' velocities. Adds each impact's impulses to the points' step

@@ -51,6 +51,7 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
     ContactSolverData& data = pass.data;
     const WorldSettings& settings = pass.settings;
     const float h = pass.subStepLength();
+    const float notSlidingBelow = stickSpeed(settings.gravity, h);
     // Odd sub-steps solve the batches backwards and relax them forwards.
     const bool reverse = subStep % 2 == 1;
     switch (stage) {
@@ -75,22 +76,23 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
             solveDragStage(pass, member, h);
             break;
         case SolverStage::Solve:
-            solveContacts(data, h, Sweep::Solve, reverse, pass.team, member);
+            solveContacts(data, h, notSlidingBelow, Sweep::Solve, reverse, pass.team, member);
             break;
         case SolverStage::Support:
-            if (data.supportsHeavy) solveContacts(data, h, Sweep::Support, reverse, pass.team, member);
+            if (data.supportsHeavy)
+                solveContacts(data, h, notSlidingBelow, Sweep::Support, reverse, pass.team, member);
             break;
         case SolverStage::IntegratePositions:
             integrateSolverPositions(data, pass.bodies, h, pass.team, member);
             break;
         case SolverStage::Relax:
-            solveContacts(data, h, Sweep::Relax, !reverse, pass.team, member);
+            solveContacts(data, h, notSlidingBelow, Sweep::Relax, !reverse, pass.team, member);
             break;
         case SolverStage::StoreImpulses:
             storeBatchImpulses(data);
             break;
         case SolverStage::ImpactsAfter:
-            findArrivals(data, settings.restitutionThreshold);
+            findArrivals(data, impactSpeed(settings.restitutionThreshold, settings.gravity, pass.dt));
             resolveImpacts(data, pass.bodies, impactRules(pass, ImpactStage::AfterSubSteps));
             break;
         case SolverStage::WriteBack:

@@ -78,7 +78,7 @@ struct ContactConstraint {
     bool anchorTurnsA = false, anchorTurnsB = false;
     /// A is the light body under a heavy B (or B under A): see Sweep::Support.
     bool supportA = false, supportB = false;
-    /// Bit i: point i may arrive faster than the restitution threshold during
+    /// Bit i: point i may arrive faster than the impact speed during
     /// the sub-steps (not an impact before them): they track its arrival speed.
     uint8_t mayImpactPoints = 0;
     float restitution = 0.0f;
@@ -159,7 +159,7 @@ struct ContactBatch {
     /// momentum by the wrong amount and gained energy bounce after bounce.
     bool followsTurn = false;
     uint32_t firstTurns = 0;  ///< if followsTurn: into ContactSolverData::batchPointTurns, one per point
-    /// A lane may arrive faster than the restitution threshold: the sweeps
+    /// A lane may arrive faster than the impact speed: the sweeps
     /// track its points' arrival speed (ContactConstraint::mayImpactPoints).
     bool tracksArrival = false;
     /// A lane holds a heavy body resting on a light one (Sweep::Support).

@@ -47,8 +47,10 @@ int tabBar(const char* id, std::initializer_list<const char*> labels, int select
 const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log, uint64_t shownStep) {
     const std::deque<app::ImpactEntry>& entries = log.entries();
     ImGui::Text("%d impacts, newest first", static_cast<int>(entries.size()));
-    hoverHelp("Each point that arrived faster than the world's restitution threshold.\n"
-              "Measured beside configured: e = -v'_n / v_n against the pair's combined e;\n"
+    hoverHelp("Each point that arrived faster than the impact speed (2 g dt, at most the\n"
+              "restitution threshold): slower than the threshold it does not bounce (e 0),\n"
+              "but its friction still acts under the impulse that stopped it.\n"
+              "Measured beside configured: e = -v'_n / v_n against the e applied;\n"
               "|j_t| / j_n against mu (slid) or up to mu_s (stuck). Click a row to show its\n"
               "step on the timeline with the point picked in the Contacts tab. Rows after\n"
               "the step shown are dimmed.");

@@ -4,6 +4,7 @@
 // sub-steps); at 1 ms some close within the 5 mm the impact stage before the
 // sub-steps takes: the log must give the closed form on both paths.
 #include "app/experiment.h"
+#include "physics/constants.h"
 #include "validation/scenario.h"
 
 #include <gtest/gtest.h>
@@ -118,13 +119,26 @@ TEST(ImpactLog, AnImpactInAnEarlierPassOfTheStepIsLogged) {
     EXPECT_NEAR(log[0].measuredRestitution, 0.6, 1e-4);
 }
 
-TEST(ImpactLog, SlowerThanTheThresholdIsNoImpact) {
-    World world(test::zeroGravity());
-    BodyDef left = sphereDef(0.1f, 1.0f, vec3(0.0f));
-    left.linearVelocity = vec3(0.4f, 0.0f, 0.0f);
-    world.createBody(left);
-    world.createBody(sphereDef(0.1f, 1.0f, vec3(0.3f, 0.0f, 0.0f)));
-    EXPECT_TRUE(logRun(world, 1.0).empty()) << "0.4 m/s against the 1 m/s threshold";
+// Slower than the 1 m/s threshold: an impact that does not bounce (e 0 applied,
+// not the pair's 0.5: the pair leaves together), logged with the e it applied.
+// Slower than the impact speed (kStickSpeed in zero gravity): no impact.
+TEST(ImpactLog, SlowerThanTheThresholdIsAnImpactWithoutBounce) {
+    for (const float speed : {0.4f, 0.005f}) {
+        World world(test::zeroGravity());
+        BodyDef left = sphereDef(0.1f, 1.0f, vec3(0.0f));
+        left.linearVelocity = vec3(speed, 0.0f, 0.0f);
+        world.createBody(left);
+        world.createBody(sphereDef(0.1f, 1.0f, vec3(0.21f, 0.0f, 0.0f)));
+        const std::vector<ImpactEntry> log = logRun(world, 4.0);
+        if (speed < kStickSpeed) {
+            EXPECT_TRUE(log.empty()) << speed << " m/s";
+            continue;
+        }
+        ASSERT_EQ(log.size(), 1u) << speed << " m/s";
+        EXPECT_NEAR(log[0].approachSpeed, speed, 1e-4);
+        EXPECT_NEAR(log[0].measuredRestitution, 0.0, 1e-4);
+        EXPECT_EQ(log[0].restitution, 0.0f);
+    }
 }
 
 // ---- a ball thrown onto the floor: slip before and after, |j_t| / j_n
