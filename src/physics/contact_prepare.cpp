@@ -4,11 +4,24 @@
 #include "physics/impact.h"
 #include "physics/prefetch.h"
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace impulse {
 
 namespace {
+
+// Whether a point approaching at `approach` across gap `separation` may
+// arrive faster than `speed` during a pass of length dt, gravity (g) its only
+// push: it gains at most g dt in the pass, and sqrt(approach^2 + 2 g s) over
+// the gap. A resting point (no approach, no gap) may not, whatever the
+// threshold: pushed in the sub-steps along a row that an arrival struck, it
+// is part of that impact (takeBackPassedPushes), not an arrival of its own.
+bool mayArriveFaster(float approach, float separation, float g, float dt, float speed) {
+    return approach + g * dt > speed &&
+           approach * std::fabs(approach) + 2.0f * g * std::max(separation, 0.0f) > speed * speed;
+}
 
 constexpr uint32_t kUnsupported = ~0u;
 
@@ -108,8 +121,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     data.mayImpactConstraints.clear();
     data.supportsHeavy = false;
     const float gravityLength = glm::length(gravity);
-    // Gravity may speed an approach up by g dt before it arrives.
-    const float mayArriveBelow = gravityLength * dt - impactSpeed(restitutionThreshold, gravity, dt);
+    const float arrivalSpeed = impactSpeed(restitutionThreshold, gravity, dt);
     const vec3 up = gravityLength > 0.0f ? -gravity / gravityLength : vec3(0.0f);
     for (size_t m = 0; m < manifolds.size(); ++m) {
         if (const ContactManifold* ahead = recordToPrefetchThrough(manifolds, m)) prefetchBody(bodies[ahead->b]);
@@ -165,6 +177,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         constraint.firstPoint = pointTotal;
         pointTotal += uint32_t(manifold.pointCount);
         constraint.mayImpactPoints = 0;
+        constraint.stillPoints = 0;
         for (int i = 0; i < manifold.pointCount; ++i) {
             ContactPoint& point = manifold.points[i];
             ConstraintPoint& cp = pointOf(data, constraint, i);
@@ -186,11 +199,15 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             // kTouchingDistance above where it lands.
             if (normalVelocity < -restitutionThreshold && point.separation <= kTouchingDistance) {
                 data.impactSeeds.push_back({uint32_t(m), i, normalVelocity});
-            } else if (normalVelocity < mayArriveBelow) {
+            } else if (mayArriveFaster(-normalVelocity, point.separation, gravityLength, dt, arrivalSpeed)) {
                 constraint.mayImpactPoints |= uint8_t(1u << i);
             }
             cp.restitutionTarget = 0.0f;
             cp.normalImpulse = point.normalImpulse;
+            if (point.normalImpulse == 0.0f && std::fabs(point.separation) <= kPositionSlop &&
+                std::fabs(normalVelocity) <= kStickSpeed) {
+                constraint.stillPoints |= uint8_t(1u << i);
+            }
             // Last step's friction, a world vector, seen in today's tangent directions.
             cp.tangentImpulse[0] = glm::dot(point.frictionImpulse, manifold.tangent[0]);
             cp.tangentImpulse[1] = glm::dot(point.frictionImpulse, manifold.tangent[1]);

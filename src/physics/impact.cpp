@@ -288,6 +288,8 @@ public:
     }
 
     void run() {
+        listContactsBySlot();
+        if (after()) takeBackPassedPushes();
         seedEvents();
         propagate();
         limitEnergy();
@@ -399,7 +401,6 @@ private:
     // point is left; past kMaxImpactRounds the rest is left to the sub-steps'
     // rigid contacts.
     void propagate() {
-        listContactsBySlot();
         std::vector<uint32_t> candidates;
         ImpactEvent event;  // reused: most candidates strike nothing
         for (int round = 1; round <= kMaxImpactRounds && !struck_.empty(); ++round) {
@@ -420,11 +421,83 @@ private:
                     const auto [rA, rB] = surfaceArms(c, pointOf(data_, c, i));
                     const ConstraintAxis normal = makeAxis(data_, c.a, c.b, rA, rB, c.normal);
                     const float approach = axisVelocity(data_.bodies[c.a], data_.bodies[c.b], c.normal, normal);
-                    if (approach < -rules_.threshold) event.points[event.pointCount++] = makePoint(c, i, approach, false);
+                    const float strikeBelow = wasTakenBack(m, i) ? -kStickSpeed : -rules_.threshold;
+                    if (approach < strikeBelow) event.points[event.pointCount++] = makePoint(c, i, approach, false);
                 }
                 if (event.pointCount > 0) addEvent(event);
             }
         }
+    }
+
+    // A gap that closed in the sub-steps at a body touching others (a ball
+    // rolled into a resting row): their rigid contacts passed the push along
+    // at once, the row taking the arrival as one perfectly inelastic body
+    // ([-0.125, -0.125, 0.5, 0.75] for a ball into a row of three, e = 1).
+    // What the sub-steps applied at touching points between dynamic bodies
+    // that carried no load into the step is the arrival's, so it is taken
+    // back, from the seeds' bodies outwards, and the chains strike those
+    // points again in turn, with their own restitution; each is struck while
+    // it approaches faster than kStickSpeed, so none is left closing. Loaded
+    // points (a stack's weight) keep what the sub-steps did.
+    void takeBackPassedPushes() {
+        std::vector<uint32_t> reached;  // slots whose contacts are looked at, in order
+        std::vector<uint8_t> isReached(data_.bodies.size(), 0);
+        const auto reach = [&](uint32_t slot) {
+            if (slot == 0 || isReached[slot]) return;
+            isReached[slot] = 1;
+            reached.push_back(slot);
+        };
+        for (const ImpactSeed& seed : data_.impactSeeds) {
+            reach(data_.constraints[seed.constraint].a);
+            reach(data_.constraints[seed.constraint].b);
+        }
+        for (size_t k = 0; k < reached.size(); ++k) {
+            const uint32_t slot = reached[k];
+            for (uint32_t n = data_.impactContactStart[slot]; n < data_.impactContactStart[slot + 1]; ++n) {
+                const uint32_t m = data_.impactContacts[n];
+                const ContactConstraint& c = data_.constraints[m];
+                if (c.a == 0 || c.b == 0) continue;
+                for (int i = 0; i < c.pointCount; ++i) {
+                    ConstraintPoint& cp = pointOf(data_, c, i);
+                    if ((c.stillPoints >> i & 1u) == 0 || cp.stepNormalImpulse <= 0.0f || !touching(c, i) ||
+                        isSeed(m, i)) {
+                        continue;
+                    }
+                    touch(c.a);
+                    touch(c.b);
+                    const vec3 directions[3] = {c.normal, c.tangent[0], c.tangent[1]};
+                    const float impulses[3] = {cp.stepNormalImpulse, glm::dot(cp.stepFrictionImpulse, c.tangent[0]),
+                                               glm::dot(cp.stepFrictionImpulse, c.tangent[1])};
+                    for (int d = 0; d < 3; ++d) {
+                        const ConstraintAxis axis = makeAxis(data_, c.a, c.b, cp.rA, cp.rB, directions[d]);
+                        applyAlong(data_.bodies[c.a], data_.bodies[c.b], directions[d], axis, -impulses[d]);
+                    }
+                    cp.stepNormalImpulse = 0.0f;
+                    cp.stepFrictionImpulse = vec3(0.0f);
+                    // Its last sub-step's push is taken back too: warm-started, it would push again.
+                    cp.normalImpulse = 0.0f;
+                    cp.tangentImpulse[0] = cp.tangentImpulse[1] = 0.0f;
+                    takenBack_.push_back(pointKey(m, i));
+                    reach(c.a);
+                    reach(c.b);
+                }
+            }
+        }
+        std::sort(takenBack_.begin(), takenBack_.end());
+    }
+
+    static uint64_t pointKey(uint32_t constraint, int point) { return uint64_t(constraint) << 8 | uint64_t(point); }
+    bool wasTakenBack(uint32_t constraint, int point) const {
+        return std::binary_search(takenBack_.begin(), takenBack_.end(), pointKey(constraint, point));
+    }
+    bool isSeed(uint32_t constraint, int point) const {
+        const std::vector<ImpactSeed>& seeds = data_.impactSeeds;
+        auto it = std::lower_bound(seeds.begin(), seeds.end(), constraint,
+                                   [](const ImpactSeed& s, uint32_t m) { return s.constraint < m; });
+        for (; it != seeds.end() && it->constraint == constraint; ++it) {
+            if (it->point == point) return true;
+        }
+        return false;
     }
 
     // The constraints of each dynamic slot (counting sort), for the chains.
@@ -449,6 +522,10 @@ private:
         ImpactGroups groups(data_, bodies_, moved_);
         for (const ImpactEvent& event : events_) {
             groups.join(data_.constraints[event.constraint].a, data_.constraints[event.constraint].b);
+        }
+        for (const uint64_t key : takenBack_) {
+            const ContactConstraint& c = data_.constraints[uint32_t(key >> 8)];
+            groups.join(c.a, c.b);
         }
         groups.close();
         const std::vector<SlotMotion> elastic = groups.motions();
@@ -537,6 +614,7 @@ private:
     const std::vector<Body>& bodies_;
     const ImpactRules& rules_;
     std::vector<ImpactEvent> events_;
+    std::vector<uint64_t> takenBack_;  ///< pointKey of each point takeBackPassedPushes took back, ascending
     std::vector<uint32_t> moved_;     ///< slots an impact moved, in the order first moved
     std::vector<uint32_t> struck_;    ///< slots an impact moved in the current round (repeats allowed)
     std::vector<SlotMotion> before_;  ///< their velocities before the stage, parallel

@@ -81,6 +81,11 @@ struct ContactConstraint {
     /// Bit i: point i may arrive faster than the impact speed during
     /// the sub-steps (not an impact before them): they track its arrival speed.
     uint8_t mayImpactPoints = 0;
+    /// Bit i: point i began the pass touching (within kPositionSlop either way:
+    /// not a deep overlap being pushed apart), still (closing slower than
+    /// kStickSpeed) and carrying no load from the last step: a push the
+    /// sub-steps give it came through the bodies' other contacts.
+    uint8_t stillPoints = 0;
     float restitution = 0.0f;
     float friction = 0.0f, staticFriction = 0.0f;  ///< mu and mu_s of the pair
     float deepestSeparation = 0.0f;  ///< of its points after the sub-steps (<= 0), see storeBatchImpulses
