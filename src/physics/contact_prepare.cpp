@@ -12,15 +12,10 @@ namespace impulse {
 
 namespace {
 
-// Whether a point approaching at `approach` across gap `separation` may
-// arrive faster than `speed` during a pass of length dt, gravity (g) its only
-// push: it gains at most g dt in the pass, and sqrt(approach^2 + 2 g s) over
-// the gap. A resting point (no approach, no gap) may not, whatever the
-// threshold: pushed in the sub-steps along a row that an arrival struck, it
-// is part of that impact (takeBackPassedPushes), not an arrival of its own.
-bool mayArriveFaster(float approach, float separation, float g, float dt, float speed) {
-    return approach + g * dt > speed &&
-           approach * std::fabs(approach) + 2.0f * g * std::max(separation, 0.0f) > speed * speed;
+// Whether a point began the pass touching (within kPositionSlop either way:
+// not a deep overlap being pushed apart) and still (closing slower than kStickSpeed).
+bool restsInContact(float separation, float normalVelocity) {
+    return std::fabs(separation) <= kPositionSlop && std::fabs(normalVelocity) <= kStickSpeed;
 }
 
 constexpr uint32_t kUnsupported = ~0u;
@@ -121,7 +116,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     data.mayImpactConstraints.clear();
     data.supportsHeavy = false;
     const float gravityLength = glm::length(gravity);
-    const float arrivalSpeed = impactSpeed(restitutionThreshold, gravity, dt);
+    const float mayArriveBelow = gravityLength * dt - impactSpeed(restitutionThreshold, gravity, dt);
     const vec3 up = gravityLength > 0.0f ? -gravity / gravityLength : vec3(0.0f);
     for (size_t m = 0; m < manifolds.size(); ++m) {
         if (const ContactManifold* ahead = recordToPrefetchThrough(manifolds, m)) prefetchBody(bodies[ahead->b]);
@@ -199,13 +194,17 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
             // kTouchingDistance above where it lands.
             if (normalVelocity < -restitutionThreshold && point.separation <= kTouchingDistance) {
                 data.impactSeeds.push_back({uint32_t(m), i, normalVelocity});
-            } else if (mayArriveFaster(-normalVelocity, point.separation, gravityLength, dt, arrivalSpeed)) {
+            } else if (normalVelocity < mayArriveBelow && !restsInContact(point.separation, normalVelocity)) {
+                // Gravity may speed an approach up by g dt before it arrives. A
+                // point resting in contact does not arrive, whatever the threshold
+                // (below g dt every point would be watched): pushed in the
+                // sub-steps along a row that an arrival struck, it is part of that
+                // impact (takeBackPassedPushes), not an arrival of its own.
                 constraint.mayImpactPoints |= uint8_t(1u << i);
             }
             cp.restitutionTarget = 0.0f;
             cp.normalImpulse = point.normalImpulse;
-            if (point.normalImpulse == 0.0f && std::fabs(point.separation) <= kPositionSlop &&
-                std::fabs(normalVelocity) <= kStickSpeed) {
+            if (point.normalImpulse == 0.0f && restsInContact(point.separation, normalVelocity)) {
                 constraint.stillPoints |= uint8_t(1u << i);
             }
             // Last step's friction, a world vector, seen in today's tangent directions.
