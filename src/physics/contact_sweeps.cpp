@@ -89,12 +89,10 @@ namespace {
 // solveContacts for one kind of sweep, chosen at compile time so that the
 // support sweep's masks cost the others nothing.
 template <Sweep kSweep>
-void sweepBatches(ContactSolverData& data, float h, float stickSpeed, bool reverse, ThreadTeam& team,
-                  int member) {
+void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& team, int member) {
     const FloatW inverseH = splat(1.0f / h);
     const FloatW zero = splat(0.0f);
-    const FloatW stickSpeedSquared = splat(stickSpeed * stickSpeed);
-    forEachColour(data, team, member, reverse, [&data, reverse, inverseH, zero, stickSpeedSquared](ContactBatch& batch) IMPULSE_INLINE_LAMBDA {
+    forEachColour(data, team, member, reverse, [&data, reverse, inverseH, zero](ContactBatch& batch) IMPULSE_INLINE_LAMBDA {
         constexpr bool support = kSweep == Sweep::Support;
         if (support && !batch.supportsHeavy) return;
         BodyBlock blockA(data.bodies, batch.a, kVelocityBlock, StaticSlot::copied);
@@ -154,7 +152,7 @@ void sweepBatches(ContactSolverData& data, float h, float stickSpeed, bool rever
             const FloatW lengthSquared = total0 * total0 + total1 * total1;
             const FloatW staticBound = staticFriction * normalImpulse;
             const FloatW outside = greater(lengthSquared, staticBound * staticBound);
-            const FloatW sliding = greater(slip0 * slip0 + slip1 * slip1, stickSpeedSquared);
+            const FloatW sliding = greater(slip0 * slip0 + slip1 * slip1, splat(kStickSpeed * kStickSpeed));
             const FloatW bound = select(sliding, friction * normalImpulse, staticBound);
             // max() keeps lanes inside the cone (possibly 0/0) from dividing by zero.
             const FloatW scale = bound / sqrt(max(lengthSquared, splat(kMinDivisor)));
@@ -251,15 +249,12 @@ void sweepBatches(ContactSolverData& data, float h, float stickSpeed, bool rever
 
 }  // namespace
 
-void solveContacts(ContactSolverData& data, float h, float stickSpeed, Sweep sweep, bool reverse, ThreadTeam& team,
-                   int member) {
+void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, ThreadTeam& team, int member) {
     switch (sweep) {
-        case Sweep::Solve: sweepBatches<Sweep::Solve>(data, h, stickSpeed, reverse, team, member); break;
-        case Sweep::Relax: sweepBatches<Sweep::Relax>(data, h, stickSpeed, reverse, team, member); break;
-        case Sweep::Support: sweepBatches<Sweep::Support>(data, h, stickSpeed, reverse, team, member); break;
+        case Sweep::Solve: sweepBatches<Sweep::Solve>(data, h, reverse, team, member); break;
+        case Sweep::Relax: sweepBatches<Sweep::Relax>(data, h, reverse, team, member); break;
+        case Sweep::Support: sweepBatches<Sweep::Support>(data, h, reverse, team, member); break;
     }
 }
-
-float stickSpeed(const vec3& gravity, float h) { return kStickSpeed + glm::length(gravity) * h; }
 
 }  // namespace impulse

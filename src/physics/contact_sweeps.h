@@ -35,16 +35,7 @@ enum class Sweep : uint8_t {
 /// mu_s j_n, else kinetic mu against the slip), then the rigid normal impulse on the velocities (a speculative
 /// point, s > 0, may close its gap but no more), then in Solve the split
 /// push-out impulse on the pseudo-velocities of overlapping points. `reverse`
-/// walks backwards. A point slipping slower than `stickSpeed` (stickSpeed())
-/// is not sliding yet: it holds at mu_s j_n.
-void solveContacts(ContactSolverData& data, float h, float stickSpeed, Sweep sweep, bool reverse, ThreadTeam& team,
-                   int member);
-
-/// The slip below which a point is not sliding in a sub-step of length h:
-/// kStickSpeed plus what gravity may have added since the last sub-step
-/// stopped it (this sub-step's speed-up comes before its friction; on a ramp
-/// g sin(theta) h exceeds kStickSpeed at 240 Hz, and a point that starts a
-/// pass cold would be taken for sliding before static friction could hold it).
-float stickSpeed(const vec3& gravity, float h);
+/// walks backwards.
+void solveContacts(ContactSolverData& data, float h, Sweep sweep, bool reverse, ThreadTeam& team, int member);
 
 }  // namespace impulse

@@ -51,7 +51,6 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
     ContactSolverData& data = pass.data;
     const WorldSettings& settings = pass.settings;
     const float h = pass.subStepLength();
-    const float notSlidingBelow = stickSpeed(settings.gravity, h);
     // Odd sub-steps solve the batches backwards and relax them forwards.
     const bool reverse = subStep % 2 == 1;
     switch (stage) {
@@ -76,17 +75,16 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
             solveDragStage(pass, member, h);
             break;
         case SolverStage::Solve:
-            solveContacts(data, h, notSlidingBelow, Sweep::Solve, reverse, pass.team, member);
+            solveContacts(data, h, Sweep::Solve, reverse, pass.team, member);
             break;
         case SolverStage::Support:
-            if (data.supportsHeavy)
-                solveContacts(data, h, notSlidingBelow, Sweep::Support, reverse, pass.team, member);
+            if (data.supportsHeavy) solveContacts(data, h, Sweep::Support, reverse, pass.team, member);
             break;
         case SolverStage::IntegratePositions:
             integrateSolverPositions(data, pass.bodies, h, pass.team, member);
             break;
         case SolverStage::Relax:
-            solveContacts(data, h, notSlidingBelow, Sweep::Relax, !reverse, pass.team, member);
+            solveContacts(data, h, Sweep::Relax, !reverse, pass.team, member);
             break;
         case SolverStage::StoreImpulses:
             storeBatchImpulses(data);
