@@ -44,7 +44,7 @@ struct ImpactRules {
 
 /// The approach speed above which a meeting is an impact: the restitution
 /// threshold, or less where a landing too slow to bounce still needs the
-/// impact's friction (a block dropped on a ramp sticks where it lands). Twice
+/// impact's friction (its slip stopped if it fits in mu_s j_n). Twice
 /// gravity's speed-up in a step: the sub-steps meet a resting point
 /// approaching at less (a sub-step's gravity), a landing from higher than
 /// 2 g dt^2 (5.4 mm at 60 Hz) at more. In zero gravity kStickSpeed.
