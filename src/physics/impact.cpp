@@ -38,6 +38,17 @@ void applyAlong(SolverBody& a, SolverBody& b, const vec3& direction, const Const
     b.angularVelocity += lambda * axis.turnB;
 }
 
+// Takes the impulses the sub-steps applied at a point (normal, then along its
+// two tangents) back off bodies a and b, at the lever arms they applied them at.
+void takeBackAt(const ContactSolverData& data, const ContactConstraint& c, const ConstraintPoint& cp, SolverBody& a,
+                SolverBody& b, const float (&impulses)[3]) {
+    const vec3 directions[3] = {c.normal, c.tangent[0], c.tangent[1]};
+    for (int d = 0; d < 3; ++d) {
+        const ConstraintAxis axis = makeAxis(data, c.a, c.b, cp.rA, cp.rB, directions[d]);
+        applyAlong(a, b, directions[d], axis, -impulses[d]);
+    }
+}
+
 /// One point of an impact.
 struct EventPoint {
     int point = 0;
@@ -353,13 +364,7 @@ private:
         for (int k = 0; k < event.pointCount; ++k) {
             const EventPoint& p = event.points[k];
             if (p.startNormal == 0.0f && p.startTangent[0] == 0.0f && p.startTangent[1] == 0.0f) continue;
-            const ConstraintPoint& cp = pointOf(data_, c, p.point);
-            const vec3 directions[3] = {c.normal, c.tangent[0], c.tangent[1]};
-            const float impulses[3] = {p.startNormal, p.startTangent[0], p.startTangent[1]};
-            for (int d = 0; d < 3; ++d) {
-                const ConstraintAxis axis = makeAxis(data_, c.a, c.b, cp.rA, cp.rB, directions[d]);
-                applyAlong(a, b, directions[d], axis, -impulses[d]);
-            }
+            takeBackAt(data_, c, pointOf(data_, c, p.point), a, b, {p.startNormal, p.startTangent[0], p.startTangent[1]});
         }
         for (int k = 0; k < event.pointCount; ++k) event.points[k].slipBefore = slipAt(a, b, c, event.points[k]);
     }
@@ -438,7 +443,9 @@ private:
     // back, from the seeds' bodies outwards, and the chains strike those
     // points again in turn, with their own restitution; each is struck while
     // it approaches faster than kStickSpeed, so none is left closing. Loaded
-    // points (a stack's weight) keep what the sub-steps did.
+    // points (a stack's weight) and deep overlaps being pushed apart keep what
+    // the sub-steps did (ContactConstraint::stillPoints): taken back too, they
+    // let pile1000 creep and ten bodies spawned at one point separate slowly.
     void takeBackPassedPushes() {
         std::vector<uint32_t> reached;  // slots whose contacts are looked at, in order
         std::vector<uint8_t> isReached(data_.bodies.size(), 0);
@@ -465,13 +472,9 @@ private:
                     }
                     touch(c.a);
                     touch(c.b);
-                    const vec3 directions[3] = {c.normal, c.tangent[0], c.tangent[1]};
-                    const float impulses[3] = {cp.stepNormalImpulse, glm::dot(cp.stepFrictionImpulse, c.tangent[0]),
-                                               glm::dot(cp.stepFrictionImpulse, c.tangent[1])};
-                    for (int d = 0; d < 3; ++d) {
-                        const ConstraintAxis axis = makeAxis(data_, c.a, c.b, cp.rA, cp.rB, directions[d]);
-                        applyAlong(data_.bodies[c.a], data_.bodies[c.b], directions[d], axis, -impulses[d]);
-                    }
+                    takeBackAt(data_, c, cp, data_.bodies[c.a], data_.bodies[c.b],
+                               {cp.stepNormalImpulse, glm::dot(cp.stepFrictionImpulse, c.tangent[0]),
+                                glm::dot(cp.stepFrictionImpulse, c.tangent[1])});
                     cp.stepNormalImpulse = 0.0f;
                     cp.stepFrictionImpulse = vec3(0.0f);
                     // Its last sub-step's push is taken back too: warm-started, it would push again.
