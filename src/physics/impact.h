@@ -56,7 +56,7 @@ void findArrivals(ContactSolverData& data, float impactSpeed);
 
 /// Resolves the impacts of data.impactSeeds and those they set off, on the
 /// solver bodies' velocities. Adds each impact's impulses to the points' step
-/// totals and impact report; after the sub-steps, an impacting point starts
+/// totals and impact report; after the sub-steps, a point that bounced starts
 /// the next pass cold (its last sub-step's impulse, the one that stopped the
 /// approach, would push the leaving bodies apart again).
 void resolveImpacts(ContactSolverData& data, const std::vector<Body>& bodies, const ImpactRules& rules);

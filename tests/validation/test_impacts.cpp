@@ -638,11 +638,10 @@ INSTANTIATE_TEST_SUITE_P(Timings, RampFriction, ::testing::ValuesIn(kTimings),
 INSTANTIATE_TEST_SUITE_P(Timings, RampLanding, ::testing::Values(kTimings[1]),
                          [](const ::testing::TestParamInfo<Timing>& p) { return std::string(p.param.name); });
 // Known to fail (issue 18, open): at 1/60 s the landing impact stops the block
-// (it leaves it at -0.0001 m/s), but the impact starts the contact's next pass
-// cold, the box rocks on its four corners as their loads settle, their slip
-// passes 1 cm/s and they slide at mu: 0.27 m/s 0.5 s after release. Counting a cold
-// point as not sliding below 1 cm/s + g h held it, but for every point it let
-// resting plates gain energy in the soak (seeds 183, 402, 819 of 1-1000).
+// (it leaves it at -0.0001 m/s), but in the next steps its corners' slip
+// passes 1 cm/s and they slide at mu: 0.27 m/s 0.5 s after release. Counting
+// a point as not sliding below 1 cm/s + g h held it, but let resting plates
+// gain energy in the soak (seeds 183, 402, 819 of 1-1000).
 INSTANTIATE_TEST_SUITE_P(DISABLED_At60Hz, RampLanding, ::testing::Values(kTimings[0]),
                          [](const ::testing::TestParamInfo<Timing>& p) { return std::string(p.param.name); });
 
