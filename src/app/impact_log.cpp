@@ -1,5 +1,7 @@
 #include "app/impact_log.h"
 
+#include "physics/impact.h"
+
 #include <algorithm>
 
 namespace impulse::app {
@@ -31,7 +33,8 @@ ImpactEntry makeImpactEntry(const World& world, const ContactPointInfo& impact, 
 }
 
 float appliedRestitution(const World& world, const ContactPointInfo& impact) {
-    return -impact.impactArrivalVelocity > world.settings().restitutionThreshold ? impact.restitution : 0.0f;
+    return impulse::appliedRestitution(impact.restitution, impact.impactArrivalVelocity,
+                                       world.settings().restitutionThreshold);
 }
 
 void ImpactLog::record(const World& world, double time) {

@@ -321,7 +321,7 @@ private:
         p.tangent[1] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[1]);
         p.arrival = arrivalVelocity;
         // Slower than the threshold: the impact stops the approach and bounds friction, no bounce.
-        p.target = arrivalVelocity < -rules_.threshold ? -c.restitution * arrivalVelocity : 0.0f;
+        p.target = -appliedRestitution(c.restitution, arrivalVelocity, rules_.threshold) * arrivalVelocity;
         // A gap that closed during the sub-steps: they applied the impulse
         // that stopped it, and friction under it; the impact goes on from there.
         if (seed && after()) {

@@ -42,6 +42,12 @@ struct ImpactRules {
     uint32_t draggedSlot = 0;
 };
 
+/// The e an impact applies at a point arriving at `arrivalVelocity` (< 0): the
+/// pair's `restitution`, 0 for an arrival slower than the restitution threshold.
+inline float appliedRestitution(float restitution, float arrivalVelocity, float threshold) {
+    return arrivalVelocity < -threshold ? restitution : 0.0f;
+}
+
 /// The approach speed above which a meeting is an impact: the restitution
 /// threshold, or less where a landing too slow to bounce still needs the
 /// impact's friction (its slip stopped if it fits in mu_s j_n). Twice
