@@ -23,6 +23,11 @@ inline constexpr float kSpeculativeDistance = 0.01f;
 // A point this close (m) is touching: an approach faster than the restitution
 // threshold is an impact now (and in a chain), not one that arrives later.
 inline constexpr float kTouchingDistance = 0.005f;
+// A sphere's path to a box is followed to its first touch (aimSphereAtBoxArrival)
+// until within this distance (m), in at most this many advances; a grazing path
+// that has not come so close by then keeps the manifold as detected.
+inline constexpr float kArrivalTolerance = 1.0e-5f;
+inline constexpr int kArrivalAdvanceSteps = 32;
 
 // A manifold with a point this close (m) is an edge of the contact graph that
 // finds which body rests on which (the support levels of Sweep::Support).

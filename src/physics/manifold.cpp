@@ -312,6 +312,45 @@ Manifold collideSphereBox(const ShapePose& sphere, const ShapePose& box, float m
     return manifold;
 }
 
+void aimSphereAtBoxArrival(Manifold& manifold, const ShapePose& sphere, const ShapePose& box,
+                           const vec3& sphereVelocity, float dt) {
+    if (manifold.pointCount != 1 || manifold.points[0].separation <= 0.0f) return;
+    const vec3& h = box.shape->halfExtents;
+    const float radius = sphere.shape->radius, gap = manifold.points[0].separation;
+    const mat3 toBox = glm::transpose(box.rotation);
+    const vec3 centre = toBox * (sphere.position - box.position), velocity = toBox * sphereVelocity;
+    const float speed = glm::length(velocity);
+    if (!(speed > 0.0f)) return;
+    // The centre's distance to the box is convex along its path, so conservative
+    // advancement (step by the distance left over the speed) closes on the first
+    // touch from before it; and it is at least the gap less the approach of now
+    // times the time, so a path moving away now never touches, and one closing
+    // slowly (a ball rolling on a box) cannot touch within reach.
+    const float reach = dt * speed + gap;  // the way to arrival, at most (as for a sphere pair)
+    vec3 position = centre, closest = glm::clamp(centre, -h, h);
+    const float approach = -glm::dot(velocity, glm::normalize(position - closest));
+    if (!(approach > 0.0f) || gap * speed > approach * reach) return;
+    float travelled = 0.0f;
+    for (int i = 0; i < kArrivalAdvanceSteps; ++i) {
+        const float distance = glm::length(position - closest) - radius;
+        if (distance <= kArrivalTolerance) break;
+        travelled += distance;
+        if (travelled > reach) return;
+        position = centre + (travelled / speed) * velocity;
+        closest = glm::clamp(position, -h, h);
+    }
+    const vec3 outward = position - closest;
+    const float length = glm::length(outward);
+    if (!(length > 1e-6f) || length - radius > kArrivalTolerance) return;
+    const vec3 localNormal = -outward / length;  // from the sphere toward the box
+    manifold.normal = box.rotation * localNormal;
+    const vec3 surfaceBox = box.position + box.rotation * closest;
+    const vec3 surfaceSphere = sphere.position + radius * manifold.normal;
+    manifold.points[0].point = 0.5f * (surfaceBox + surfaceSphere);
+    // The gap along that normal, which the approach closes at the same moment.
+    manifold.points[0].separation = glm::dot(centre - closest, -localNormal) - radius;
+}
+
 Manifold collideBoxes(const ShapePose& a, const ShapePose& b, float margin) {
     const vec3& hA = a.shape->halfExtents;
     const vec3& hB = b.shape->halfExtents;
@@ -377,8 +416,16 @@ Manifold collide(const ShapePose& a, const ShapePose& b, float margin, const vec
         aimSpheresAtArrival(manifold, a, b, relativeVelocity, dt);
         return manifold;
     }
-    if (sphereA) return collideSphereBox(a, b, margin);
-    if (sphereB) return flipped(collideSphereBox(b, a, margin));
+    if (sphereA) {
+        Manifold manifold = collideSphereBox(a, b, margin);
+        aimSphereAtBoxArrival(manifold, a, b, -relativeVelocity, dt);
+        return manifold;
+    }
+    if (sphereB) {
+        Manifold manifold = collideSphereBox(b, a, margin);
+        aimSphereAtBoxArrival(manifold, b, a, relativeVelocity, dt);
+        return flipped(manifold);
+    }
     return collideBoxes(a, b, margin);
 }
 

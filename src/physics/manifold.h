@@ -48,6 +48,17 @@ Manifold collide(const ShapePose& a, const ShapePose& b, float margin, const vec
 void aimSpheresAtArrival(Manifold& manifold, const ShapePose& a, const ShapePose& b, const vec3& relativeVelocity,
                          float dt);
 
+/// A sphere a gap from a box meets it at the feature and normal of the moment it
+/// touches, as a sphere pair does (aimSpheresAtArrival): detected up to a pass's
+/// travel early, a ball glancing past a box's edge was struck along the line to the
+/// edge of then (leaving at 135 degrees instead of 120 at 1/60 s), and one coming
+/// onto a face near its edge took the edge's normal. The sphere moving at
+/// `sphereVelocity` from the box (the box's spin aside) is advanced along its path to
+/// the first touch; if that comes within its travel in `dt` plus today's gap, the
+/// manifold takes that moment's normal and the gap along it. Otherwise it is left.
+void aimSphereAtBoxArrival(Manifold& manifold, const ShapePose& sphere, const ShapePose& box,
+                           const vec3& sphereVelocity, float dt);
+
 /// A box-box manifold kept in the bodies' own frames with the relative pose it
 /// was computed at (as Jolt's body-pair cache does). Resting boxes barely move
 /// relative to each other, and their contact points are material points of

@@ -111,5 +111,51 @@ TEST(SphereBox, CollideWithBoxFirstNegatesNormal) {
     EXPECT_GT(boxFirst.normal.y, 0.9f);
 }
 
+// Aimed at arrival (aimSphereAtBoxArrival): a ball 3 cm from the vertical edge
+// x = -0.5, z = 0.5 of a unit cube, moving along +x with its centre 5 cm outside
+// the face z = 0.5, touches the edge when (x + 0.5)^2 + 0.05^2 = r^2 (r 0.1):
+// n = -(-0.866, 0, 0.5) from the sphere toward the box; the gap along it closes
+// at that moment (|v.n| t). Either argument order gives the same contact.
+TEST(SphereBox, AimedAtTheNormalOfTheMomentItTouches) {
+    const Shape sphere = Shape::sphere(0.1f), box = Shape::box(vec3(0.5f));
+    const float touchX = -0.5f - std::sqrt(0.01f - 0.0025f);
+    const ShapePose ps = pose(sphere, vec3(touchX - 0.03f, 0.0f, 0.55f));
+    const ShapePose pb = pose(box, vec3(0.0f));
+    const vec3 velocity(2.0f, 0.0f, 0.0f);
+    const Manifold m = collide(ps, pb, 0.05f, -velocity, 1.0f / 60.0f);  // box relative to sphere
+    ASSERT_EQ(m.pointCount, 1);
+    const vec3 n = -glm::normalize(vec3(touchX + 0.5f, 0.0f, 0.05f));
+    EXPECT_TRUE(test::near(m.normal, n, 1e-4f));
+    EXPECT_NEAR(m.points[0].separation, 0.03f * n.x, 1e-5f);  // 3 cm along x is 0.03 n.x along n
+    const Manifold flippedOrder = collide(pb, ps, 0.05f, velocity, 1.0f / 60.0f);
+    ASSERT_EQ(flippedOrder.pointCount, 1);
+    EXPECT_TRUE(test::near(flippedOrder.normal, -m.normal, 1e-6f));
+    EXPECT_EQ(flippedOrder.points[0].separation, m.points[0].separation);
+}
+
+// Left as detected: moving away, rolling along a face (closing too slowly to
+// touch within a pass's travel), or meeting later than a pass's travel.
+TEST(SphereBox, NotAimedWhenItWillNotTouchWithinThePass) {
+    const Shape sphere = Shape::sphere(0.1f), box = Shape::box(vec3(0.5f));
+    const ShapePose pb = pose(box, vec3(0.0f));
+    const ShapePose above = pose(sphere, vec3(0.2f, 0.6002f, 0.0f));
+    const Manifold detected = collideSphereBox(above, pb, 0.05f);
+    ASSERT_EQ(detected.pointCount, 1);
+    const auto aimed = [&](const vec3& sphereVelocity, float dt) {
+        Manifold m = detected;
+        aimSphereAtBoxArrival(m, above, pb, sphereVelocity, dt);
+        return m;
+    };
+    for (const Manifold& m : {aimed(vec3(3.0f, 0.1f, 0.0f), 1.0f / 60.0f), aimed(vec3(3.0f, -0.001f, 0.0f), 1.0f / 60.0f),
+                              aimed(vec3(0.0f, -0.001f, 0.0f), 1.0f / 60.0f)}) {
+        EXPECT_EQ(m.normal, detected.normal);
+        EXPECT_EQ(m.points[0].separation, detected.points[0].separation);
+    }
+    // Closing 0.2 mm at 1 m/s: aimed, and straight down the face normal it changes nothing but rounding.
+    const Manifold falling = aimed(vec3(0.0f, -1.0f, 0.0f), 1.0f / 60.0f);
+    EXPECT_TRUE(test::near(falling.normal, detected.normal, 1e-6f));
+    EXPECT_NEAR(falling.points[0].separation, detected.points[0].separation, 1e-6f);
+}
+
 }  // namespace
 }  // namespace impulse
