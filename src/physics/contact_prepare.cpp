@@ -81,6 +81,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     data.bodies.assign(1, SolverBody{});
     data.bodyOfSlot.assign(1, 0);
     data.inverseInertia.assign(1, mat3(0.0f));
+    data.coveredCornerSpeed.assign(1, 0.0f);
     data.slotOfBody.assign(bodies.size(), 0);
     data.gyroscopicSlots.clear();
     const size_t candidates = passBodies ? passBodies->size() : bodies.size();
@@ -97,12 +98,14 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         solverBody.angularVelocity = body.angularVelocity;
         solverBody.orientation = body.orientation;
         solverBody.maxAngularSpeed = maxAngularSpeed(body.shape);
-        solverBody.turnsCorners = turnsCorners(body.shape) ? 1.0f : 0.0f;
+        solverBody.cornerRadius = turnsCorners(body.shape) ? boundingRadius(body.shape) : 0.0f;
         if (body.hasIsotropicInertia()) solverBody.inverseInertia = body.inverseInertiaBody[0][0];
         data.bodies.push_back(solverBody);
         data.inverseInertia.push_back(body.inverseInertiaWorld);
+        data.coveredCornerSpeed.push_back(solverBody.cornerRadius * glm::length(body.angularVelocity));
         if (!body.hasIsotropicInertia()) data.gyroscopicSlots.push_back(slot);
     }
+    data.uncoveredSweep.assign(data.bodies.size(), 0.0f);
 
     data.constraints.resize(manifolds.size());
     // Room for every point a manifold may have, so that the loop below only

@@ -48,14 +48,13 @@ void integrateGyroscopicBody(SolverBody& solverBody, const Body& body, float h) 
 
 // The same for kSimdWidth isotropic bodies at once: first-order quaternion
 // step q + h/2 (0, w) q, renormalised, then the spin limit.
-void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slots, float h, FloatW& fastestSpinSquared) {
+void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slots, float h) {
     BodyBlock velocity(bodies, slots, kVelocityBlock);
     BodyBlock push(bodies, slots, kPushBlock);
     BodyBlock pose(bodies, slots, kPoseBlock);
     const FloatW step = splat(h), halfStep = splat(0.5f * h), zero = splat(0.0f);
     const Vec3W moved = pose.first() + step * (velocity.first() + push.first());
     const Vec3W w = velocity.second() + push.second();
-    fastestSpinSquared = max(fastestSpinSquared, pose.columns[7] * dot(w, w));  // SolverBody::turnsCorners
     FloatW* q = &pose.columns[3];  // x, y, z, w
     // (0, w) q, as glm multiplies quaternions.
     const FloatW spinX = w.x * q[3] + w.y * q[2] - w.z * q[1];
@@ -101,7 +100,7 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     std::vector<uint32_t>::const_iterator gyroscopic = std::lower_bound(
         data.gyroscopicSlots.begin(), data.gyroscopicSlots.end(), uint32_t(1 + chunks.begin * kSimdWidth));
     SolverBody before[kSimdWidth];  // a chunk's bodies that are not isotropic, before the lane step
-    FloatW fastestSpinSquared = splat(0.0f);
+    float largestUncovered = 0.0f;
     for (size_t chunk = chunks.begin; chunk < chunks.end; ++chunk) {
         const size_t first = 1 + chunk * kSimdWidth;
         const size_t last = std::min(first + kSimdWidth, slotCount);
@@ -111,17 +110,27 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
         const std::vector<uint32_t>::const_iterator chunkGyroscopic = gyroscopic;
         while (gyroscopic != data.gyroscopicSlots.end() && *gyroscopic < last) ++gyroscopic;
         for (auto slot = chunkGyroscopic; slot != gyroscopic; ++slot) before[slot - chunkGyroscopic] = data.bodies[*slot];
+        // How far the corners go beyond the turn the pass's contacts hold (its
+        // start's spin). The spin, not the push-out's pseudo-velocities: those
+        // turn a body only as far as an overlap it has contacts for needs (a
+        // heap spawned overlapping took extra passes for them).
+        for (size_t slot = first; slot < last; ++slot) {
+            const SolverBody& body = data.bodies[slot];
+            if (body.cornerRadius == 0.0f) continue;
+            const float cornerSpeed = body.cornerRadius * glm::length(body.angularVelocity);
+            float& uncovered = data.uncoveredSweep[slot];
+            uncovered += h * std::max(cornerSpeed - data.coveredCornerSpeed[slot], 0.0f);
+            largestUncovered = std::max(largestUncovered, uncovered);
+        }
         // One call site: GCC then inlines the lane step, as it did before the chunks were split.
-        integrateSolverBodies(data.bodies, slots, h, fastestSpinSquared);
+        integrateSolverBodies(data.bodies, slots, h);
         for (auto slot = chunkGyroscopic; slot != gyroscopic; ++slot) {
             SolverBody& solverBody = data.bodies[*slot];
             solverBody = before[slot - chunkGyroscopic];
             integrateGyroscopicBody(solverBody, bodies[data.bodyOfSlot[*slot]], h);
         }
     }
-    alignas(32) float lanes[kSimdWidth];
-    store(lanes, fastestSpinSquared);
-    data.fastestSpinSquared[size_t(member)] = *std::max_element(lanes, lanes + kSimdWidth);
+    data.largestUncoveredSweep[size_t(member)] = largestUncovered;
     team.sync();
     // A body whose inertia is not isotropic turns its tensor with it (see followsTurn).
     const ThreadTeam::Share turning = team.share(data.gyroscopicSlots.size(), member);

@@ -17,7 +17,8 @@ void integrateVelocities(ContactSolverData& data, const vec3& gravity, float h, 
 /// which is then dropped), with the L-preserving rotation for bodies whose
 /// inertia is not isotropic (their contacts' axes then follow the turn, see
 /// ContactBatch::followsTurn), and updates the separation of every batched point.
-/// Each member notes the fastest spin it moved in data.fastestSpinSquared.
+/// Each body's corners' sweep beyond what the pass's contacts hold adds to
+/// data.uncoveredSweep; each member notes the largest in data.largestUncoveredSweep.
 void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& bodies, float h,
                               ThreadTeam& team, int member);
 

@@ -57,7 +57,7 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
         case SolverStage::PrepareContacts:
             prepareContacts(pass.manifolds, pass.bodies, pass.passBodies, settings.restitutionThreshold,
                             settings.gravity, pass.dt, data);
-            data.fastestSpinSquared.assign(size_t(pass.team.size()), 0.0f);
+            data.largestUncoveredSweep.assign(size_t(pass.team.size()), 0.0f);
             break;
         case SolverStage::ImpactsBefore:
             resolveImpacts(data, pass.bodies, impactRules(pass, ImpactStage::BeforeSubSteps));
@@ -108,21 +108,19 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
 
 void solvePass(SolverPass& pass) {
     for (SolverStage stage : kStagesBeforeSubSteps) runStage(pass, stage);
-    const std::vector<float>& fastest = pass.data.fastestSpinSquared;
+    const std::vector<float>& uncovered = pass.data.largestUncoveredSweep;
     pass.subStepsRun = pass.settings.subSteps;
-    pass.team.run([&pass, &fastest](int member) {
-        // The pass's contacts hold the corners near them when it began: a body
-        // that gains spin within the pass (a corner caught at speed) brings
-        // others round that they do not hold. Every member sums the same
-        // bound on the turn (the sub-steps' fastest spins, a max over all
-        // bodies whatever the share) and stops at the same sub-step.
-        float turned = 0.0f;  // rad, at least what any body turned since the contacts were found
+    pass.team.run([&pass, &uncovered](int member) {
+        // The pass's contacts hold the corners that its start's motion brings
+        // near: a body that gains spin within the pass (a corner caught at
+        // speed) brings others round that they do not hold. Every member reads
+        // the same largest sweep beyond what they hold (a max over all bodies
+        // whatever the share) and stops at the same sub-step.
         for (int subStep = 0; subStep < pass.settings.subSteps; ++subStep) {
             for (SolverStage stage : kSubStepStages) runStage(pass, stage, member, subStep);
             if (!pass.mayEndEarly || subStep + 1 == pass.settings.subSteps) continue;
             // Read after IntegratePositions' barrier; rewritten only after the next sub-step's first.
-            turned += pass.subStepLength() * std::sqrt(*std::max_element(fastest.begin(), fastest.end()));
-            if (turned > kMaxTurnPerPass) {
+            if (*std::max_element(uncovered.begin(), uncovered.end()) > kMaxUncoveredSweep) {
                 if (member == 0) pass.subStepsRun = subStep + 1;
                 break;
             }

@@ -62,9 +62,9 @@ struct SolverPass {
     /// The bodies this pass may move (ascending; World::step's pass group),
     /// or null: every awake dynamic body.
     const std::vector<uint32_t>* passBodies = nullptr;
-    /// End the sub-steps early once a body may have turned kMaxTurnPerPass on
-    /// the pass's contacts (a spin gained within the pass); World::step then
-    /// runs the rest of the step in more passes.
+    /// End the sub-steps early once a body's corners went kMaxUncoveredSweep
+    /// beyond what the pass's contacts hold (a spin gained within the pass);
+    /// World::step then runs the rest of the step in more passes.
     bool mayEndEarly = false;
     /// Out: the sub-steps run, settings.subSteps unless the pass ended early.
     int subStepsRun = 0;
@@ -77,7 +77,7 @@ struct SolverPass {
 void runStage(SolverPass& pass, SolverStage stage, int member = 0, int subStep = 0);
 
 /// The whole solve of a pass: the stages before, in and after the sub-steps
-/// (fewer sub-steps if pass.mayEndEarly and a body turned too far).
+/// (fewer sub-steps if pass.mayEndEarly and a body's corners went too far).
 void solvePass(SolverPass& pass);
 
 }  // namespace impulse

@@ -33,9 +33,10 @@ struct alignas(32) SolverBody {
     float spinClamped = 0.0f;        ///< 1 once a move of this pass clamped the spin to it
     vec3 deltaPosition{0.0f};                    ///< moved since the start of the step
     quat orientation{1.0f, 0.0f, 0.0f, 0.0f};    ///< now; stored x, y, z, w
-    /// 1 for a body whose turn brings new corners to its contacts (a box), 0 for a
-    /// sphere and the static slot: what a pass that ends early watches (solvePass).
-    float turnsCorners = 0.0f;
+    /// How far a corner is from the centre (boundingRadius) for a body whose turn
+    /// brings new corners to its contacts (a box); 0 for a sphere and the static
+    /// slot. What a pass that ends early watches (solvePass).
+    float cornerRadius = 0.0f;
 };
 
 /// Jacobian pieces of one direction d at one point: the velocity along d is
@@ -198,9 +199,15 @@ struct ContactSolverData {
     std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
     std::vector<uint32_t> colourStarts;     ///< first batch of each colour, then batches.size()
     size_t overflowFrom = ~size_t(0);       ///< index into colourStarts of the overflow group, if any
-    /// Per team member: the fastest |w|^2 (rad^2/s^2) of a body it moved in the
-    /// last sub-step (integrateSolverPositions; solvePass ends a pass early on it).
-    std::vector<float> fastestSpinSquared;
+    /// Per slot: the corner speed the pass's contacts were found for, |w| times
+    /// cornerRadius at its start (World::collide's margin holds that turn).
+    std::vector<float> coveredCornerSpeed;
+    /// Per slot: how far its corners went in the pass beyond that (m): the
+    /// sub-steps' corner speed over coveredCornerSpeed, times h, summed.
+    std::vector<float> uncoveredSweep;
+    /// Per team member: the largest uncoveredSweep of a body it moved
+    /// (integrateSolverPositions; solvePass ends a pass early on it).
+    std::vector<float> largestUncoveredSweep;
     float deepestSeparation = 0.0f;         ///< most negative point separation after the sub-steps (<= 0)
     bool supportsHeavy = false;             ///< some constraint has supportA or supportB
     std::vector<uint32_t> supportLevel;      ///< per slot: steps of touching contacts down to a static body

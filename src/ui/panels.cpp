@@ -892,7 +892,8 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
     if (st.bodiesInExtraPasses > 0) {
         ImGui::Text("fast spin: %d bodies take %d passes", st.bodiesInExtraPasses, st.mostPasses);
         if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip("A body turning more than 0.5 rad a pass, and what it may reach in the step,\n"
+            ImGui::SetTooltip("A body turning more than 0.5 rad a pass, or whose corners a spin gained in a pass\n"
+                              "swings 4 cm past the contacts found for it, and what it may reach in the step,\n"
                               "take more collide-and-solve passes than the world's (docs/physics.md, Fast spin).");
         }
     }
