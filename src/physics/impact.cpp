@@ -61,6 +61,9 @@ struct EventPoint {
     float startTangent[2] = {0.0f, 0.0f};
     float normalImpulse = 0.0f;  ///< the impact's total, >= 0
     float tangentImpulse[2] = {0.0f, 0.0f};
+    /// K over (normal, tangent 0, tangent 1) and its inverse (pointCoupling,
+    /// solveEventPoint): fixed with the axes, so taken once per point.
+    glm::dmat3 coupling{0.0}, inverseCoupling{0.0};
     bool sticking = false;
     // What the impact did, for the impact log (ImpactMeasure).
     vec3 slipBefore{0.0f};
@@ -83,16 +86,66 @@ vec3 slipAt(const SolverBody& a, const SolverBody& b, const ContactConstraint& c
            axisVelocity(a, b, c.tangent[1], p.tangent[1]) * c.tangent[1];
 }
 
-// Sequential impulses over one impact's points: per point, the normal impulse
-// that gives the leaving speed targetScale * target (the total, with what the
-// sub-steps applied, >= 0: the points of a landing box share the load as they
-// must), then friction bounded by that impulse: the impulse that stops the
-// slip if it fits in mu_s j_n (stick), else mu j_n against the slip (slide).
-// Where normal and friction do not couple (one point of a sphere on a static
-// body or on a sphere: r x n = 0) the first sweep is the textbook single
-// impulse. Elsewhere friction changes the normal velocity (a box's corner, a
-// sphere on a dynamic box), and the sweeps go on until one changes no impulse
-// by more than kImpactConvergence of the largest (at most kImpactSweeps).
+// The change of v_rel along axis i per unit impulse along axis j at one point:
+// K_ij = (1/m_A + 1/m_B) d_i.d_j + (r_A x d_i).I_A^-1 (r_A x d_j) + (r_B x d_i).I_B^-1 (r_B x d_j),
+// the directions d orthonormal (a point's normal and tangents).
+double pointCoupling(const SolverBody& a, const SolverBody& b, const ConstraintAxis& i, const ConstraintAxis& j,
+                     bool sameDirection) {
+    return (sameDirection ? double(a.inverseMass) + double(b.inverseMass) : 0.0) +
+           glm::dot(glm::dvec3(i.rAxD), glm::dvec3(j.turnA)) + glm::dot(glm::dvec3(i.rBxD), glm::dvec3(j.turnB));
+}
+
+// One point of an impact, its normal and friction impulses solved together
+// with the point's 3x3 effective mass K: at a box's corner friction moves the
+// point along the normal too, and solved one after the other they may not
+// settle (a corner of a box spinning at 19 rad/s was stopped by the normal
+// impulse, lifted by friction, left untouched, and so on every sweep, and the
+// impact ended with no impulse, the corner still closing at 1.07 m/s). The
+// impulse that leaves the point at its target along n and stops its slip
+// holds if it fits in mu_s j_n (stick). Otherwise friction is mu j_n (mu_s
+// if the point slipped slower than kStickSpeed at arrival: decided once, so
+// that the bound does not change from sweep to sweep) against
+// that impulse's tangential part, and j_n meets the target with it; where
+// friction would drive the point into the surface faster than j_n lifts it
+// (Painleve's case: no such j_n), the stopping impulse's j_n is kept with its
+// friction cut to the cone. Returns the largest change of an impulse.
+float solveEventPoint(SolverBody& a, SolverBody& b, const ContactConstraint& c, EventPoint& p, float targetScale) {
+    const ConstraintAxis* axes[3] = {&p.normal, &p.tangent[0], &p.tangent[1]};
+    const vec3 directions[3] = {c.normal, c.tangent[0], c.tangent[1]};
+    const glm::dmat3& coupling = p.coupling;
+    glm::dvec3 velocity, impulse(p.normalImpulse, p.tangentImpulse[0], p.tangentImpulse[1]);
+    for (int i = 0; i < 3; ++i) velocity[i] = axisVelocity(a, b, directions[i], *axes[i]);
+    const glm::dvec3 target(double(targetScale) * p.target, 0.0, 0.0);
+    glm::dvec3 next = impulse + p.inverseCoupling * (target - velocity);
+    const double stopping = std::sqrt(next.y * next.y + next.z * next.z);
+    p.sticking = next.x >= 0.0 && stopping <= double(c.staticFriction) * next.x;
+    if (!p.sticking) {
+        const bool sliding = glm::dot(p.slipBefore, p.slipBefore) > kStickSpeed * kStickSpeed;
+        const double mu = sliding ? c.friction : c.staticFriction;
+        const glm::dvec2 against = stopping > 0.0 ? glm::dvec2(next.y, next.z) / stopping : glm::dvec2(0.0);
+        // v_n + K_nn (j_n' - j_n) + K_nt . (mu j_n' against - j_t) = target along n, for j_n'.
+        const double slope = coupling[0][0] + mu * (coupling[1][0] * against.x + coupling[2][0] * against.y);
+        const double rest = target.x - velocity.x + coupling[0][0] * impulse.x + coupling[1][0] * impulse.y +
+                            coupling[2][0] * impulse.z;
+        const double normal = std::max(slope > 0.0 ? rest / slope : next.x, 0.0);
+        next = glm::dvec3(normal, mu * normal * against.x, mu * normal * against.y);
+    }
+    float largestChange = 0.0f;
+    float* impulses[3] = {&p.normalImpulse, &p.tangentImpulse[0], &p.tangentImpulse[1]};
+    for (int i = 0; i < 3; ++i) {
+        const float total = float(next[i]);
+        applyAlong(a, b, directions[i], *axes[i], total - *impulses[i]);
+        largestChange = std::max(largestChange, std::fabs(total - *impulses[i]));
+        *impulses[i] = total;
+    }
+    return largestChange;
+}
+
+// Sequential impulses over one impact's points, each point solved whole
+// (solveEventPoint). One point (a sphere, a corner) settles in one sweep; the
+// points of a face share the load as they must, and the sweeps go on until
+// one changes no impulse by more than kImpactConvergence of the largest (at
+// most kImpactSweeps).
 void solveEvent(ContactSolverData& data, ImpactEvent& event, float targetScale) {
     const ContactConstraint& c = data.constraints[event.constraint];
     SolverBody& a = data.bodies[c.a];
@@ -100,32 +153,8 @@ void solveEvent(ContactSolverData& data, ImpactEvent& event, float targetScale) 
     for (int sweep = 0; sweep < kImpactSweeps; ++sweep) {
         float largestChange = 0.0f, largestImpulse = 0.0f;
         for (int k = 0; k < event.pointCount; ++k) {
-            EventPoint& p = event.points[k];
-            const float normalVelocity = axisVelocity(a, b, c.normal, p.normal);
-            const float total =
-                std::max(p.normalImpulse - p.normal.mass * (normalVelocity - targetScale * p.target), 0.0f);
-            applyAlong(a, b, c.normal, p.normal, total - p.normalImpulse);
-            const float slip0 = axisVelocity(a, b, c.tangent[0], p.tangent[0]);
-            const float slip1 = axisVelocity(a, b, c.tangent[1], p.tangent[1]);
-            float total0 = p.tangentImpulse[0] - p.tangent[0].mass * slip0;
-            float total1 = p.tangentImpulse[1] - p.tangent[1].mass * slip1;
-            const float length = std::sqrt(total0 * total0 + total1 * total1);
-            p.sticking = length <= c.staticFriction * total;
-            if (!p.sticking) {
-                // As in the sub-steps' sweeps: a point not sliding yet holds at mu_s j_n.
-                const bool sliding = slip0 * slip0 + slip1 * slip1 > kStickSpeed * kStickSpeed;
-                const float scale = (sliding ? c.friction : c.staticFriction) * total / length;
-                total0 *= scale;
-                total1 *= scale;
-            }
-            applyAlong(a, b, c.tangent[0], p.tangent[0], total0 - p.tangentImpulse[0]);
-            applyAlong(a, b, c.tangent[1], p.tangent[1], total1 - p.tangentImpulse[1]);
-            largestChange = std::max({largestChange, std::fabs(total - p.normalImpulse),
-                                      std::fabs(total0 - p.tangentImpulse[0]), std::fabs(total1 - p.tangentImpulse[1])});
-            largestImpulse = std::max(largestImpulse, total);
-            p.normalImpulse = total;
-            p.tangentImpulse[0] = total0;
-            p.tangentImpulse[1] = total1;
+            largestChange = std::max(largestChange, solveEventPoint(a, b, c, event.points[k], targetScale));
+            largestImpulse = std::max(largestImpulse, event.points[k].normalImpulse);
         }
         if (largestChange <= kImpactConvergence * largestImpulse) return;
     }
@@ -319,6 +348,13 @@ private:
         p.normal = makeAxis(data_, c.a, c.b, rA, rB, c.normal);
         p.tangent[0] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[0]);
         p.tangent[1] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[1]);
+        const ConstraintAxis* axes[3] = {&p.normal, &p.tangent[0], &p.tangent[1]};
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                p.coupling[j][i] = pointCoupling(data_.bodies[c.a], data_.bodies[c.b], *axes[i], *axes[j], i == j);
+            }
+        }
+        p.inverseCoupling = glm::inverse(p.coupling);
         p.arrival = arrivalVelocity;
         // Slower than the threshold: the impact stops the approach and bounds friction, no bounce.
         p.target = -appliedRestitution(c.restitution, arrivalVelocity, rules_.threshold) * arrivalVelocity;
