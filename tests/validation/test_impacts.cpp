@@ -381,6 +381,7 @@ TEST_P(CornerImpact, PointsLeaveStoppedAndStickOrSlideAtTheFrictionBound) {
     const vec3 halfExtents(0.1f, 0.05f, 0.28f);
     const double velocityTolerance = 0.002;
     int points = 0, sticking = 0;
+    double worstLeaving = 0.0, worstSlip = 0.0, worstBound = 0.0;  // the largest misses of each check
     for (int drop = 0; drop < 16; ++drop) {
         const float mu = drop % 2 == 0 ? 0.97f : 0.2f, staticMu = drop % 2 == 0 ? 1.3f : 0.25f;
         World world(settingsFor(timing));
@@ -403,16 +404,21 @@ TEST_P(CornerImpact, PointsLeaveStoppedAndStickOrSlideAtTheFrictionBound) {
                 ++points;
                 const std::string where = "drop " + std::to_string(drop) + ", step " + std::to_string(i);
                 if (p.impactNormalImpulse > 0.0f) {
+                    worstLeaving = std::max(worstLeaving, std::fabs(double(p.impactLeavingVelocity)));
                     EXPECT_NEAR(p.impactLeavingVelocity, 0.0, velocityTolerance) << where;
                 } else {
                     EXPECT_GT(p.impactLeavingVelocity, -velocityTolerance) << where;
                 }
                 if (p.impactSticking) {
                     ++sticking;
+                    worstSlip = std::max(worstSlip, double(glm::length(p.impactSlipAfter)));
                     EXPECT_NEAR(glm::length(p.impactSlipAfter), 0.0, velocityTolerance) << where;
                 } else {
                     const bool sliding = glm::length(p.impactSlipBefore) > 0.01f;
                     const double bound = (sliding ? p.friction : p.staticFriction) * p.impactNormalImpulse;
+                    if (bound > 0.0) {
+                        worstBound = std::max(worstBound, std::fabs(glm::length(p.impactFrictionImpulse) / bound - 1.0));
+                    }
                     EXPECT_NEAR(glm::length(p.impactFrictionImpulse), bound, 0.002 * bound + 1e-6) << where;
                 }
             }
@@ -425,7 +431,9 @@ TEST_P(CornerImpact, PointsLeaveStoppedAndStickOrSlideAtTheFrictionBound) {
         }
         EXPECT_TRUE(impacted) << "drop " << drop << " never landed";
     }
-    std::printf("[ measured ] %s: %d impact points, %d sticking\n", currentTestName().c_str(), points, sticking);
+    std::printf("[ measured ] %s: %d impact points, %d sticking; largest |v_n'| %.2g m/s, slip after sticking "
+                "%.2g m/s, |j_t| / bound - 1 while sliding %.2g\n",
+                currentTestName().c_str(), points, sticking, worstLeaving, worstSlip, worstBound);
 }
 
 INSTANTIATE_TEST_SUITE_P(Timings, CornerImpact, ::testing::ValuesIn(kTimings),
