@@ -61,9 +61,11 @@ struct EventPoint {
     float startTangent[2] = {0.0f, 0.0f};
     float normalImpulse = 0.0f;  ///< the impact's total, >= 0
     float tangentImpulse[2] = {0.0f, 0.0f};
-    /// K over (normal, tangent 0, tangent 1) and its inverse (pointCoupling,
-    /// solveEventPoint): fixed with the axes, so taken once per point.
-    glm::dmat3 coupling{0.0}, inverseCoupling{0.0};
+    /// K over (normal, tangent 0, tangent 1) (pointCoupling): its normal row
+    /// K_n. and its inverse, what solveEventPoint reads; fixed with the axes,
+    /// so taken once per point.
+    glm::dvec3 normalCoupling{0.0};
+    glm::dmat3 inverseCoupling{0.0};
     bool sticking = false;
     // What the impact did, for the impact log (ImpactMeasure).
     vec3 slipBefore{0.0f};
@@ -112,7 +114,7 @@ double pointCoupling(const SolverBody& a, const SolverBody& b, const ConstraintA
 float solveEventPoint(SolverBody& a, SolverBody& b, const ContactConstraint& c, EventPoint& p, float targetScale) {
     const ConstraintAxis* axes[3] = {&p.normal, &p.tangent[0], &p.tangent[1]};
     const vec3 directions[3] = {c.normal, c.tangent[0], c.tangent[1]};
-    const glm::dmat3& coupling = p.coupling;
+    const glm::dvec3& normalRow = p.normalCoupling;
     glm::dvec3 velocity, impulse(p.normalImpulse, p.tangentImpulse[0], p.tangentImpulse[1]);
     for (int i = 0; i < 3; ++i) velocity[i] = axisVelocity(a, b, directions[i], *axes[i]);
     const glm::dvec3 target(double(targetScale) * p.target, 0.0, 0.0);
@@ -124,9 +126,9 @@ float solveEventPoint(SolverBody& a, SolverBody& b, const ContactConstraint& c, 
         const double mu = sliding ? c.friction : c.staticFriction;
         const glm::dvec2 against = stopping > 0.0 ? glm::dvec2(next.y, next.z) / stopping : glm::dvec2(0.0);
         // v_n + K_nn (j_n' - j_n) + K_nt . (mu j_n' against - j_t) = target along n, for j_n'.
-        const double slope = coupling[0][0] + mu * (coupling[1][0] * against.x + coupling[2][0] * against.y);
-        const double rest = target.x - velocity.x + coupling[0][0] * impulse.x + coupling[1][0] * impulse.y +
-                            coupling[2][0] * impulse.z;
+        const double slope = normalRow.x + mu * (normalRow.y * against.x + normalRow.z * against.y);
+        const double rest =
+            target.x - velocity.x + normalRow.x * impulse.x + normalRow.y * impulse.y + normalRow.z * impulse.z;
         const double normal = std::max(slope > 0.0 ? rest / slope : next.x, 0.0);
         next = glm::dvec3(normal, mu * normal * against.x, mu * normal * against.y);
     }
@@ -349,12 +351,15 @@ private:
         p.tangent[0] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[0]);
         p.tangent[1] = makeAxis(data_, c.a, c.b, rA, rB, c.tangent[1]);
         const ConstraintAxis* axes[3] = {&p.normal, &p.tangent[0], &p.tangent[1]};
-        for (int i = 0; i < 3; ++i) {
-            for (int j = 0; j < 3; ++j) {
-                p.coupling[j][i] = pointCoupling(data_.bodies[c.a], data_.bodies[c.b], *axes[i], *axes[j], i == j);
+        glm::dmat3 coupling;
+        for (int row = 0; row < 3; ++row) {
+            for (int column = 0; column < 3; ++column) {
+                coupling[column][row] =
+                    pointCoupling(data_.bodies[c.a], data_.bodies[c.b], *axes[row], *axes[column], row == column);
             }
         }
-        p.inverseCoupling = glm::inverse(p.coupling);
+        p.normalCoupling = glm::dvec3(coupling[0][0], coupling[1][0], coupling[2][0]);
+        p.inverseCoupling = glm::inverse(coupling);
         p.arrival = arrivalVelocity;
         // Slower than the threshold: the impact stops the approach and bounds friction, no bounce.
         p.target = -appliedRestitution(c.restitution, arrivalVelocity, rules_.threshold) * arrivalVelocity;

@@ -511,14 +511,15 @@ private:
         const double kinetic = world_.kineticEnergy();
         const double energy = kinetic + world_.potentialEnergy();
         if (!std::isfinite(energy)) fail(step, "non-finite energy");
-        if (input || inputPending_) {
+        const bool inputStep = input || inputPending_;
+        if (inputStep) {
             settlingSteps_ = kMaxSettlingSteps;
         } else if (settlingSteps_ > 0) {
             settlingSteps_ = deepestOverlap() > kSettledOverlap ? settlingSteps_ - 1 : 0;
         }
-        if (input || inputPending_ || settlingSteps_ > 0) {
+        if (inputStep || settlingSteps_ > 0) {
             ++stats_.inputSteps;
-            if (!input && !inputPending_) ++stats_.settlingSteps;
+            if (!inputStep) ++stats_.settlingSteps;
             baseline_ = energy;
             // The relative tolerance is of the energies in play: |PE| is measured from
             // y = 0, so it is the size of the numbers being added, not an arbitrary offset.
