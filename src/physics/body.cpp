@@ -49,6 +49,25 @@ Validation checkMagnitude(const std::string& field, const vec3& v, float limit, 
     return std::nullopt;
 }
 
+Validation checkInertiaAgainstShape(const mat3& inertia, const Shape& shape, float mass) {
+    // The shape's own tensor is diagonal in the body frame: scaled by it, the
+    // tensor's smallest principal moment is its least share in any direction.
+    const mat3 own = shapeInertia(shape, mass);
+    mat3 share;
+    for (int c = 0; c < 3; ++c) {
+        for (int r = 0; r < 3; ++r) share[c][r] = inertia[c][r] / std::sqrt(own[c][c] * own[r][r]);
+    }
+    vec3 moments;
+    mat3 axes;
+    principalAxes(share, moments, axes);
+    if (moments[0] < kMinOwnInertiaShare) {
+        return fail("inertia", "must be at least " + formatNumber(kMinOwnInertiaShare) +
+                                   " of the shape's own tensor at this mass in every direction (got " +
+                                   formatNumber(moments[0]) + " of it)");
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 void principalAxes(const mat3& symmetric, vec3& moments, mat3& axes) {
@@ -208,6 +227,9 @@ Validation validateBodyDef(const BodyDef& def) {
     }
     if (def.inertia) {
         if (auto error = validateInertia(*def.inertia)) return error;
+        if (!def.isStatic) {
+            if (auto error = checkInertiaAgainstShape(*def.inertia, def.shape, def.mass)) return error;
+        }
     }
     return std::nullopt;
 }

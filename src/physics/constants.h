@@ -145,6 +145,13 @@ inline constexpr float kMinMass = 1.0e-4f;
 // Beyond it the inverse over- or underflows in single precision.
 inline constexpr float kMinMoment = 4.0e-11f;
 inline constexpr float kMaxMoment = 7.0e11f;
+// A tensor must be at least this share of the body's own (its shape's at its
+// mass) in every direction. Far below it an impulse at a lever arm r turns the
+// body I^-1 r^2 m times as fast as it moves it, and the float sums of an
+// impulse along the arm, whose turns cancel, leave 6e-8 of that: at 4e-11 of
+// its own a box's impact chains grew 10-100x a round to non-finite
+// (docs/physics.md, "Tiny inertia"). At 1e-3 that rounding is below 2e-4.
+inline constexpr float kMinOwnInertiaShare = 1.0e-3f;
 
 // Limits on the drag settings accepted by validation.
 inline constexpr float kMaxDragFrequency = 1000.0f;     // Hz

@@ -111,6 +111,14 @@ TEST_F(PanelFixture, NonPhysicalInertiaIsRefusedAndThePreviousTensorStays) {
     editor.inertiaDraft() = mat3(1.0f);
     editor.inertiaDraft()[0][1] = 0.3f;
     EXPECT_FALSE(editor.applyInertiaDraft(edits));
+    // Physical on its own, but a ten-thousandth of the crate's own tensor:
+    // refused with the rule (kMinOwnInertiaShare) when applied to the crate.
+    editor.inertiaDraft() = 1e-4f * before;
+    EXPECT_TRUE(ui::analyseInertia(editor.inertiaDraft()).problem.empty());
+    EXPECT_FALSE(editor.applyInertiaDraft(edits));
+    EXPECT_NE(editor.status().error.find("inertia: must be at least 0.001 of the shape's own tensor"),
+              std::string::npos)
+        << editor.status().error;
 
     EXPECT_EQ(world.body(crate).inertiaBody, before);
     EXPECT_FALSE(world.body(crate).inertiaOverridden);

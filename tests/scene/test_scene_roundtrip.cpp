@@ -1,6 +1,8 @@
 // Saving and loading: save -> load is bit-exact for every float, optional keys
 // stay absent or present, a stepped world survives capture -> save -> load ->
 // build unchanged, and saving is atomic.
+#include "physics/constants.h"
+#include "physics/shape.h"
 #include "scene/scene.h"
 
 #include <gtest/gtest.h>
@@ -270,7 +272,13 @@ TEST(SceneRoundTrip, RandomScenesAreBitExact) {
             b.friction = uniform(0.0f, 2.0f);
             if (rng() % 2 == 0) b.staticFriction = b.friction + uniform(0.0f, 1.0f);
             if (rng() % 2 == 0) {
-                const float scale = logUniform(1e-3f, 1e3f);
+                // Around the shape's own tensor (validation wants at least
+                // kMinOwnInertiaShare of it in every direction), within the
+                // accepted moments.
+                const mat3 own = shapeInertia(b.shape, b.mass);
+                const float largestOwn = std::max(own[0][0], std::max(own[1][1], own[2][2]));
+                const float scale =
+                    glm::clamp(largestOwn * logUniform(1e-2f, 1e2f), 10.0f * kMinMoment, 0.1f * kMaxMoment);
                 mat3 m(0.0f);
                 m[0][0] = scale * uniform(1.0f, 1.2f);
                 m[1][1] = scale * uniform(1.0f, 1.2f);
