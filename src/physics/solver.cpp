@@ -109,16 +109,17 @@ void runStage(SolverPass& pass, SolverStage stage, int member, int subStep) {
 void solvePass(SolverPass& pass) {
     for (SolverStage stage : kStagesBeforeSubSteps) runStage(pass, stage);
     const std::vector<float>& uncovered = pass.data.largestUncoveredSweep;
-    pass.subStepsRun = pass.settings.subSteps;
-    pass.team.run([&pass, &uncovered](int member) {
+    const int subSteps = pass.subStepCount();
+    pass.subStepsRun = subSteps;
+    pass.team.run([&pass, &uncovered, subSteps](int member) {
         // The pass's contacts hold the corners that its start's motion brings
         // near: a body that gains spin within the pass (a corner caught at
         // speed) brings others round that they do not hold. Every member reads
         // the same largest sweep beyond what they hold (a max over all bodies
         // whatever the share) and stops at the same sub-step.
-        for (int subStep = 0; subStep < pass.settings.subSteps; ++subStep) {
+        for (int subStep = 0; subStep < subSteps; ++subStep) {
             for (SolverStage stage : kSubStepStages) runStage(pass, stage, member, subStep);
-            if (!pass.mayEndEarly || subStep + 1 == pass.settings.subSteps) continue;
+            if (!pass.mayEndEarly || subStep + 1 == subSteps) continue;
             // Read after IntegratePositions' barrier; rewritten only after the next sub-step's first.
             if (*std::max_element(uncovered.begin(), uncovered.end()) > kMaxUncoveredSweep) {
                 if (member == 0) pass.subStepsRun = subStep + 1;

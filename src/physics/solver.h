@@ -51,7 +51,7 @@ inline constexpr SolverStage kStagesAfterSubSteps[] = {SolverStage::StoreImpulse
 /// What one pass's solve reads and writes. World owns all of it.
 struct SolverPass {
     const WorldSettings& settings;
-    float dt;  ///< s, the pass; each sub-step is dt / settings.subSteps
+    float dt;  ///< s, the pass; each sub-step is dt / subStepCount()
     std::vector<Body>& bodies;
     std::vector<ContactManifold>& manifolds;
     std::vector<ContactReport>& reports;  ///< one per manifold, written by WriteBack
@@ -64,12 +64,16 @@ struct SolverPass {
     const std::vector<uint32_t>* passBodies = nullptr;
     /// End the sub-steps early once a body's corners went kMaxUncoveredSweep
     /// beyond what the pass's contacts hold (a spin gained within the pass);
-    /// World::step then runs the rest of the step in more passes.
+    /// World::step then runs the rest on fresh contacts (World::runGroupPasses).
     bool mayEndEarly = false;
-    /// Out: the sub-steps run, settings.subSteps unless the pass ended early.
+    /// The pass's sub-steps, 0 for settings.subSteps: fewer for the rest of a
+    /// pass that ended early, so its sub-steps keep their planned length.
+    int subSteps = 0;
+    /// Out: the sub-steps run, subStepCount() unless the pass ended early.
     int subStepsRun = 0;
 
-    float subStepLength() const { return dt / float(settings.subSteps); }
+    int subStepCount() const { return subSteps > 0 ? subSteps : settings.subSteps; }
+    float subStepLength() const { return dt / float(subStepCount()); }
 };
 
 /// Runs one stage. A sub-step stage runs on every member of pass.team (inside

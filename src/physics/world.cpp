@@ -447,28 +447,43 @@ void World::runGroupPasses(size_t group, float dt) {
     const auto dynamic = [this](uint32_t i) { return bodies_[i].isDynamic(); };
     if (std::none_of(passGroup.bodies.begin(), passGroup.bodies.end(), dynamic)) return;
     if (group > 0) std::swap(in.contacts, passGroup.contacts);
-    // A pass that ends early (a body gained spin in it), or one whose impacts
-    // left a body spinning faster than the passes left allow (a stick landing
-    // at 52 m/s went from 12 to 254 rad/s in the impact stage after a pass's
-    // sub-steps, turned 2.1 rad in the next pass and put its end 23 cm into
-    // the ground), leaves the rest of the step to as many passes as keep the
-    // spin now within kMaxTurnPerPass a pass, all of them within kMaxPasses.
-    // Otherwise the passes are those planned, of the same length.
+    // A pass that ends early (a body gained spin in it) is finished on fresh
+    // contacts, what the early end was for, in the sub-steps it had left, of
+    // their planned length. But if the spin now turns a body more than
+    // kMaxTurnPerPass in what is left of a pass, as after a whole pass whose
+    // impacts left a body spinning faster than the passes left allow (a stick
+    // landing at 52 m/s went from 12 to 254 rad/s in the impact stage after a
+    // pass's sub-steps, turned 2.1 rad in the next pass and put its end 23 cm
+    // into the ground), the rest of the step goes to as many passes as keep
+    // the spin within it, all of them within kMaxPasses. Otherwise the passes
+    // are those planned, of the same length.
+    const int subSteps = settings_.subSteps;
+    const auto cutPassLength = [&](float passDt, int subStepsLeft) {
+        return passDt * float(subStepsLeft) / float(subSteps);
+    };
     int passesLeft = passGroup.passes, passesRun = 0;
+    int subStepsLeft = subSteps;  // of the pass under way
     float passDt = dt / float(passGroup.passes);
     while (passesLeft > 0) {
-        const int subStepsRun = runPass(passDt, group, passesRun + passesLeft < kMaxPasses);
+        const float length = subStepsLeft == subSteps ? passDt : cutPassLength(passDt, subStepsLeft);
+        subStepsLeft -= runPass(length, subStepsLeft, group, passesRun + passesLeft < kMaxPasses);
         ++passesRun;
-        const bool whole = subStepsRun == settings_.subSteps;
-        const float rest = passDt * (float(passesLeft) - float(subStepsRun) / float(settings_.subSteps));
-        if (whole) --passesLeft;
+        const bool whole = subStepsLeft == 0;
+        if (whole) {
+            --passesLeft;
+            subStepsLeft = subSteps;
+        }
         if (passesLeft == 0) break;
+        const float rest = passDt * (float(passesLeft) - float(subSteps - subStepsLeft) / float(subSteps));
         float fastest = 0.0f;
         for (uint32_t i : passGroup.bodies) fastest = std::max(fastest, cornerSpin(bodies_[i]));
         const int needed = turnPasses(fastest, rest);
         if (whole && needed <= passesLeft) continue;
+        const float longestLeft = passesLeft > 1 ? passDt : cutPassLength(passDt, subStepsLeft);
+        if (!whole && turnPasses(fastest, longestLeft) <= 1) continue;
         passesLeft = std::min(kMaxPasses - passesRun, std::max(passesLeft, needed));
         passDt = rest / float(passesLeft);
+        subStepsLeft = subSteps;
     }
     stats_.mostPasses = std::max(stats_.mostPasses, passesRun);
     if (passesRun > settings_.passes) {
@@ -505,7 +520,7 @@ void World::recoverFromNonFiniteState(BodyId failed) {
     ++recoveryCount_;
 }
 
-int World::runPass(float dt, size_t group, bool mayEndEarly) {
+int World::runPass(float dt, int subSteps, size_t group, bool mayEndEarly) {
     Internals& in = *internals_;
     PassGroup& passGroup = in.passGroups[group];
     collide(dt, passGroup);
@@ -514,6 +529,7 @@ int World::runPass(float dt, size_t group, bool mayEndEarly) {
                     in.contacts.manifolds, in.contacts.reports, in.solverData,
                     *team_,        dragged ? &drag_ : nullptr, &in.dragSolver,
                     &passGroup.bodies};
+    pass.subSteps = subSteps;
     pass.mayEndEarly = mayEndEarly;
     solvePass(pass);
     if (!in.solverData.impactMeasures.empty()) collectImpacts();

@@ -239,10 +239,10 @@ private:
     void joinAllReached();
     /// A group's passes over dt; its contacts are in Internals::contacts meanwhile.
     void runGroupPasses(size_t group, float dt);
-    /// One collide-and-solve pass of length dt of a group: collide, then the
-    /// solver's stages (solver.h). Returns the sub-steps it ran: fewer than
-    /// settings().subSteps when `mayEndEarly` and a body turned too far in it.
-    int runPass(float dt, size_t group, bool mayEndEarly);
+    /// One collide-and-solve pass of length dt in `subSteps` sub-steps of a
+    /// group: collide, then the solver's stages (solver.h). Returns the
+    /// sub-steps it ran: fewer when `mayEndEarly` and a body turned too far in it.
+    int runPass(float dt, int subSteps, size_t group, bool mayEndEarly);
     /// Broadphase, narrowphase and manifold matching of a group's bodies for a
     /// pass of length dt; wakes the sleeping islands that awake bodies touch.
     void collide(float dt, PassGroup& group);
