@@ -314,6 +314,64 @@ TEST(SoakFindings, ThrownPlateThatSpinsUpOnLandingDoesNotDig) {
     EXPECT_GT(mostPasses, 1);
 }
 
+// A pass that ends early is finished in the sub-steps it had left, or in more,
+// shorter passes: either way every body of its group must still cover the
+// whole step. The plates of the test above, each with a ball falling freely
+// 30 m away that shares the plate's pass group in the landing step (nothing
+// spins fast at that step's start). However the step is cut into sub-steps
+// of length h_i (none longer than dt / subSteps), the sub-steps' velocity
+// update gives v = -g t exactly, and their position update
+// y = y0 - g t^2 / 2 - g sum(h_i^2) / 2, between y0 - g t^2 / 2 - g t (dt / subSteps) / 2
+// and y0 - g t^2 / 2. A step that lost one sub-step would leave the ball
+// g dt / subSteps = 16 mm/s slow. Tolerances: 1e-3 m/s on v (float sums of 300
+// sub-steps' g h), 1e-3 m on y.
+TEST(SoakFindings, BodiesOfAPassThatEndedEarlyCoverTheWholeStep) {
+    const WorldSettings settings;
+    const float g = -settings.gravity.y;
+    const float longestSubStep = settings.timestep / float(settings.subSteps);
+    Draws draw(23);
+    int cutStepsWithTheBall = 0;
+    float largestSpeedError = 0.0f;
+    for (int throwIndex = 0; throwIndex < 32; ++throwIndex) {
+        BodyDef plate;
+        plate.shape = Shape::box(vec3(0.226f, 0.0105f, 0.2065f));
+        plate.mass = 5.6f;
+        plate.position = vec3(0.0f, 0.6f, 0.0f);
+        plate.orientation = draw.rotation();
+        const float speed = draw.between(30.0f, 55.0f);
+        const float sideways = draw.between(0.1f, 0.6f);
+        plate.linearVelocity = speed * glm::normalize(vec3(sideways, -1.0f, 0.3f * sideways));
+        plate.restitution = 0.2f;
+        plate.friction = 0.3f;
+        World world(settings);
+        robust::addGround(world, 50.0f);
+        world.createBody(plate);
+        BodyDef ball;
+        ball.shape = Shape::sphere(0.1f);
+        const float dropHeight = 20.0f;
+        ball.position = vec3(-30.0f, dropHeight, 0.0f);
+        const BodyId ballId = world.createBody(ball);
+        for (int i = 1; i <= 30; ++i) {
+            world.step();
+            // A step of one pass ran more: a pass ended early. Both dynamic bodies took them.
+            if (world.stats().mostPasses > settings.passes && world.stats().bodiesInExtraPasses == 2) {
+                ++cutStepsWithTheBall;
+            }
+            const float t = float(i) * settings.timestep;
+            const Body& falling = world.body(ballId);
+            largestSpeedError = std::max(largestSpeedError, std::fabs(falling.linearVelocity.y + g * t));
+            ASSERT_NEAR(falling.linearVelocity.y, -g * t, 1e-3f) << "throw " << throwIndex << ", step " << i;
+            const float exact = dropHeight - 0.5f * g * t * t;
+            ASSERT_LE(falling.position.y, exact + 1e-3f) << "throw " << throwIndex << ", step " << i;
+            ASSERT_GE(falling.position.y, exact - 0.5f * g * t * longestSubStep - 1e-3f)
+                << "throw " << throwIndex << ", step " << i;
+        }
+    }
+    EXPECT_GT(cutStepsWithTheBall, 0);
+    std::printf("[ measured ] steps whose pass ended early with the ball in its group: %d, largest |v + g t| %.2g m/s\n",
+                cutStepsWithTheBall, largestSpeedError);
+}
+
 // impulse-soak --seed 16 (at 60 s) on 2c68aae: a plate 0.666 x 0.030 x 0.510 m,
 // 3.57 kg, e 0.83, mu 0, thrown at the ground at 45 m/s in a world of 3 passes of
 // 26 sub-steps, caught an edge in its step's last pass and spun up from 6 to
