@@ -61,9 +61,12 @@ Validation checkInertiaAgainstShape(const mat3& inertia, const Shape& shape, flo
     mat3 axes;
     principalAxes(share, moments, axes);
     if (moments[0] < kMinOwnInertiaShare) {
+        // Named after the tensor, which the rule is about, also when a mass or
+        // size edit broke it: the message says so, as the tensor does not follow.
         return fail("inertia", "must be at least " + formatNumber(kMinOwnInertiaShare) +
-                                   " of the shape's own tensor at this mass in every direction (got " +
-                                   formatNumber(moments[0]) + " of it)");
+                                   " of the shape's own tensor at the body's mass (" + formatNumber(mass) +
+                                   " kg) in every direction (got " + formatNumber(moments[0]) +
+                                   " of it); a tensor set by hand does not follow mass or size edits");
     }
     return std::nullopt;
 }

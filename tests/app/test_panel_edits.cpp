@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 using namespace impulse;
 
@@ -123,6 +124,32 @@ TEST_F(PanelFixture, NonPhysicalInertiaIsRefusedAndThePreviousTensorStays) {
     EXPECT_EQ(world.body(crate).inertiaBody, before);
     EXPECT_FALSE(world.body(crate).inertiaOverridden);
     EXPECT_EQ(future(world, 60), expected);
+}
+
+// A tensor set by hand stays when the mass changes: a mass 2000 times the
+// crate's puts the crate's own tensor, set by hand, below the share of the new
+// mass's own. Refused naming the tensor, the new mass and why.
+TEST_F(PanelFixture, MassEditThatLeavesAHandSetTensorTooSmallIsRefused) {
+    editor.inertiaDraft() = world.body(crate).inertiaBody;
+    ASSERT_TRUE(editor.applyInertiaDraft(edits)) << editor.status().error;
+    ASSERT_TRUE(world.body(crate).inertiaOverridden);
+    const BodyDef before = world.bodyDef(crate);
+    const std::vector<vec3> expected = future(world, 60);
+    const float heavier = 2000.0f * before.mass;
+
+    EXPECT_FALSE(editor.setMass(edits, heavier));
+    const std::string& error = editor.status().error;
+    std::ostringstream mass;  // as the rule prints it
+    mass << double(heavier);
+    EXPECT_NE(error.find("inertia: must be at least 0.001 of the shape's own tensor at the body's mass (" +
+                         mass.str() + " kg)"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("a tensor set by hand does not follow mass or size edits"), std::string::npos) << error;
+    expectSameDef(world.bodyDef(crate), before);
+    EXPECT_EQ(future(world, 60), expected);
+    // 500 times the mass keeps the tensor at 0.002 of the new own: accepted.
+    EXPECT_TRUE(editor.setMass(edits, 500.0f * before.mass)) << editor.status().error;
 }
 
 TEST_F(PanelFixture, PhysicalInertiaIsInstalledAndCanBeDerivedAgain) {
