@@ -281,6 +281,22 @@ TEST(SoakFindings, FastSpinningBoxDoesNotDigIntoTheGround) {
     EXPECT_LT(deepest, 0.05f);
 }
 
+// A thin plate of the strict soak's deepest digs (below), thrown at the ground
+// at 30-55 m/s in a drawn orientation.
+BodyDef plateThrownAtTheGround(Draws& draw) {
+    BodyDef plate;
+    plate.shape = Shape::box(vec3(0.226f, 0.0105f, 0.2065f));
+    plate.mass = 5.6f;
+    plate.position = vec3(0.0f, 0.6f, 0.0f);
+    plate.orientation = draw.rotation();
+    const float speed = draw.between(30.0f, 55.0f);
+    const float sideways = draw.between(0.1f, 0.6f);
+    plate.linearVelocity = speed * glm::normalize(vec3(sideways, -1.0f, 0.3f * sideways));
+    plate.restitution = 0.2f;
+    plate.friction = 0.3f;
+    return plate;
+}
+
 // The strict soak's deepest digs on 795f77b: thin plates (0.45 x 0.02 x 0.41 m,
 // 5.6 kg) thrown at the ground at 30-55 m/s, not spinning, gain 200-470 rad/s
 // at the corner that lands first, within the step's one pass, and the corners
@@ -296,16 +312,7 @@ TEST(SoakFindings, ThrownPlateThatSpinsUpOnLandingDoesNotDig) {
     float deepest = 0.0f;
     int mostPasses = 0;
     for (int throwIndex = 0; throwIndex < 32; ++throwIndex) {
-        BodyDef plate;
-        plate.shape = Shape::box(vec3(0.226f, 0.0105f, 0.2065f));
-        plate.mass = 5.6f;
-        plate.position = vec3(0.0f, 0.6f, 0.0f);
-        plate.orientation = draw.rotation();
-        const float speed = draw.between(30.0f, 55.0f);
-        const float sideways = draw.between(0.1f, 0.6f);
-        plate.linearVelocity = speed * glm::normalize(vec3(sideways, -1.0f, 0.3f * sideways));
-        plate.restitution = 0.2f;
-        plate.friction = 0.3f;
+        const BodyDef plate = plateThrownAtTheGround(draw);
         const Throw thrown = throwAtGround(plate, 30);
         deepest = std::max(deepest, thrown.deepest);
         mostPasses = std::max(mostPasses, thrown.mostPasses);
@@ -333,16 +340,7 @@ TEST(SoakFindings, BodiesOfAPassThatEndedEarlyCoverTheWholeStep) {
     int cutStepsWithTheBall = 0;
     float largestSpeedError = 0.0f;
     for (int throwIndex = 0; throwIndex < 32; ++throwIndex) {
-        BodyDef plate;
-        plate.shape = Shape::box(vec3(0.226f, 0.0105f, 0.2065f));
-        plate.mass = 5.6f;
-        plate.position = vec3(0.0f, 0.6f, 0.0f);
-        plate.orientation = draw.rotation();
-        const float speed = draw.between(30.0f, 55.0f);
-        const float sideways = draw.between(0.1f, 0.6f);
-        plate.linearVelocity = speed * glm::normalize(vec3(sideways, -1.0f, 0.3f * sideways));
-        plate.restitution = 0.2f;
-        plate.friction = 0.3f;
+        const BodyDef plate = plateThrownAtTheGround(draw);
         World world(settings);
         robust::addGround(world, 50.0f);
         world.createBody(plate);
