@@ -3,6 +3,8 @@
 #include "physics/batch_lanes.h"
 #include "physics/constants.h"
 
+#include <type_traits>
+
 namespace impulse {
 
 namespace {
@@ -169,83 +171,92 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
         }
         // j = -(v_rel.n - target) / k_n, the target being -s/h for a gap (close
         // it, no more), else 0; the accumulated total stays >= 0 (contacts only push).
-        const bool tracksArrival = batch.tracksArrival;
-        // A point's arrival is measured with the velocities this batch's normal
-        // solve begins with: solved one after another, a face's later points
-        // saw the approach its earlier ones had left (carts meeting face to
-        // face at 1 m/s arrived at -0.86 to -1.03 m/s, some below the
-        // threshold), and the impact, given uneven targets, turned the bodies.
-        const Vec3W arrivingVA = vA, arrivingWA = wA, arrivingVB = vB, arrivingWB = wB;
-        const auto solveNormal = [&](BatchPoint& p, const AxisW& axis, FloatW separation) {
-            const FloatW target = select(greater(separation, zero), -separation * inverseH, zero);
-            const FloatW oldImpulse = support ? zero : load(p.normalImpulse);
-            const FloatW normalVelocity = axisVelocity(vA, wA, vB, wB, normal, axis);
-            FloatW lambda = -axis.mass * (normalVelocity - target);
-            if constexpr (support) {
-                // At most what stops the heavy body's own motion towards the
-                // light one: held up, never lifted (the light body may be
-                // moving up, and following it would add energy).
-                const FloatW heavyApproach = select(holdA, -(dot(vB, normal) + dot(wB, axis.rBxD)),
-                                                    dot(vA, normal) + dot(wA, axis.rAxD));
-                lambda = min(lambda, axis.mass * max(heavyApproach, zero));
+        // Compiled for both kinds of batch: one that tracks no arrival does
+        // not hold the arriving velocities in registers that the loop needs.
+        const auto solveNormals = [&](auto tracksArrivalType) IMPULSE_INLINE_LAMBDA {
+            constexpr bool tracksArrival = decltype(tracksArrivalType)::value;
+            // A point's arrival is measured with the velocities this batch's normal
+            // solve begins with: solved one after another, a face's later points
+            // saw the approach its earlier ones had left (carts meeting face to
+            // face at 1 m/s arrived at -0.86 to -1.03 m/s, some below the
+            // threshold), and the impact, given uneven targets, turned the bodies.
+            const Vec3W arrivingVA = vA, arrivingWA = wA, arrivingVB = vB, arrivingWB = wB;
+            const auto solveNormal = [&](BatchPoint& p, const AxisW& axis, FloatW separation) {
+                const FloatW target = select(greater(separation, zero), -separation * inverseH, zero);
+                const FloatW oldImpulse = support ? zero : load(p.normalImpulse);
+                const FloatW normalVelocity = axisVelocity(vA, wA, vB, wB, normal, axis);
+                FloatW lambda = -axis.mass * (normalVelocity - target);
+                if constexpr (support) {
+                    // At most what stops the heavy body's own motion towards the
+                    // light one: held up, never lifted (the light body may be
+                    // moving up, and following it would add energy).
+                    const FloatW heavyApproach = select(holdA, -(dot(vB, normal) + dot(wB, axis.rBxD)),
+                                                        dot(vA, normal) + dot(wA, axis.rAxD));
+                    lambda = min(lambda, axis.mass * max(heavyApproach, zero));
+                }
+                const FloatW total = max(oldImpulse + lambda, zero);
+                if constexpr (tracksArrival && !support) {
+                    const FloatW approach = axisVelocity(arrivingVA, arrivingWA, arrivingVB, arrivingWB, normal, axis);
+                    store(p.arrivalVelocity, min(load(p.arrivalVelocity), select(greater(total, zero), approach, zero)));
+                }
+                const FloatW applied = total - oldImpulse;
+                vA = vA - (inverseMassA * applied) * normal;
+                wA = wA - applied * axis.turnA;
+                vB = vB + (inverseMassB * applied) * normal;
+                wB = wB + applied * axis.turnB;
+                if (!support) store(p.normalImpulse, total);
+            };
+            const auto normalAxis = [&](const BatchPoint& p, int i) {
+                return turnSource.axis(load(p.rAxN), load(p.rBxN), load(p.normalMass), i, 0);
+            };
+            if constexpr (kSweep == Sweep::Relax) {
+                for (int k = 0; k < pointCount; ++k) {
+                    const int i = reverse ? pointCount - 1 - k : k;
+                    BatchPoint& p = points[i];
+                    solveNormal(p, normalAxis(p, i), load(p.separation));
+                }
+            } else {
+                BodyBlock pushA(data.bodies, batch.a, kPushBlock, StaticSlot::copied);
+                BodyBlock pushB(data.bodies, batch.b, kPushBlock, StaticSlot::copied);
+                Vec3W pvA = pushA.first(), pwA = pushA.second(), pvB = pushB.first(), pwB = pushB.second();
+                if constexpr (support) {
+                    inverseMassA = select(holdA, zero, inverseMassA);
+                    inverseMassB = select(holdB, zero, inverseMassB);
+                }
+                for (int k = 0; k < pointCount; ++k) {
+                    const int i = reverse ? pointCount - 1 - k : k;
+                    BatchPoint& p = points[i];
+                    const AxisW axis = support ? supportAxis(normalAxis(p, i)) : normalAxis(p, i);
+                    const FloatW separation = load(p.separation);
+                    solveNormal(p, axis, separation);
+                    // Split impulse: push overlap beyond the slop apart at a fraction of
+                    // it per sub-step, capped, on pseudo-velocities only. Points neither
+                    // overlapping nor pushed yet this sub-step are left alone.
+                    const FloatW overlap = -(separation + splat(kPushoutSlop));
+                    const FloatW oldPush = support ? zero : load(p.pushImpulse);
+                    const FloatW active = greater(overlap, zero) | notEqual(oldPush, zero);
+                    if (!anyLane(active)) continue;
+                    const FloatW pushTarget =
+                        min(splat(kPushoutRate) * max(overlap, zero) * inverseH, splat(kMaxPushoutSpeed));
+                    const FloatW pushVelocity = axisVelocity(pvA, pwA, pvB, pwB, normal, axis);
+                    const FloatW pushTotal = max(oldPush - axis.mass * (pushVelocity - pushTarget), zero);
+                    const FloatW pushApplied = select(active, pushTotal - oldPush, zero);
+                    if (!support) store(p.pushImpulse, select(active, pushTotal, oldPush));
+                    pvA = pvA - (inverseMassA * pushApplied) * normal;
+                    pwA = pwA - pushApplied * axis.turnA;
+                    pvB = pvB + (inverseMassB * pushApplied) * normal;
+                    pwB = pwB + pushApplied * axis.turnB;
+                }
+                pushA.set(pvA, pwA);
+                pushA.store();
+                pushB.set(pvB, pwB);
+                pushB.store();
             }
-            const FloatW total = max(oldImpulse + lambda, zero);
-            if (tracksArrival && !support) {
-                const FloatW approach = axisVelocity(arrivingVA, arrivingWA, arrivingVB, arrivingWB, normal, axis);
-                store(p.arrivalVelocity, min(load(p.arrivalVelocity), select(greater(total, zero), approach, zero)));
-            }
-            const FloatW applied = total - oldImpulse;
-            vA = vA - (inverseMassA * applied) * normal;
-            wA = wA - applied * axis.turnA;
-            vB = vB + (inverseMassB * applied) * normal;
-            wB = wB + applied * axis.turnB;
-            if (!support) store(p.normalImpulse, total);
         };
-        const auto normalAxis = [&](const BatchPoint& p, int i) {
-            return turnSource.axis(load(p.rAxN), load(p.rBxN), load(p.normalMass), i, 0);
-        };
-        if constexpr (kSweep == Sweep::Relax) {
-            for (int k = 0; k < pointCount; ++k) {
-                const int i = reverse ? pointCount - 1 - k : k;
-                BatchPoint& p = points[i];
-                solveNormal(p, normalAxis(p, i), load(p.separation));
-            }
+        if (batch.tracksArrival) {
+            solveNormals(std::true_type{});
         } else {
-            BodyBlock pushA(data.bodies, batch.a, kPushBlock, StaticSlot::copied);
-            BodyBlock pushB(data.bodies, batch.b, kPushBlock, StaticSlot::copied);
-            Vec3W pvA = pushA.first(), pwA = pushA.second(), pvB = pushB.first(), pwB = pushB.second();
-            if constexpr (support) {
-                inverseMassA = select(holdA, zero, inverseMassA);
-                inverseMassB = select(holdB, zero, inverseMassB);
-            }
-            for (int k = 0; k < pointCount; ++k) {
-                const int i = reverse ? pointCount - 1 - k : k;
-                BatchPoint& p = points[i];
-                const AxisW axis = support ? supportAxis(normalAxis(p, i)) : normalAxis(p, i);
-                const FloatW separation = load(p.separation);
-                solveNormal(p, axis, separation);
-                // Split impulse: push overlap beyond the slop apart at a fraction of
-                // it per sub-step, capped, on pseudo-velocities only. Points neither
-                // overlapping nor pushed yet this sub-step are left alone.
-                const FloatW overlap = -(separation + splat(kPushoutSlop));
-                const FloatW oldPush = support ? zero : load(p.pushImpulse);
-                const FloatW active = greater(overlap, zero) | notEqual(oldPush, zero);
-                if (!anyLane(active)) continue;
-                const FloatW pushTarget =
-                    min(splat(kPushoutRate) * max(overlap, zero) * inverseH, splat(kMaxPushoutSpeed));
-                const FloatW pushVelocity = axisVelocity(pvA, pwA, pvB, pwB, normal, axis);
-                const FloatW pushTotal = max(oldPush - axis.mass * (pushVelocity - pushTarget), zero);
-                const FloatW pushApplied = select(active, pushTotal - oldPush, zero);
-                if (!support) store(p.pushImpulse, select(active, pushTotal, oldPush));
-                pvA = pvA - (inverseMassA * pushApplied) * normal;
-                pwA = pwA - pushApplied * axis.turnA;
-                pvB = pvB + (inverseMassB * pushApplied) * normal;
-                pwB = pwB + pushApplied * axis.turnB;
-            }
-            pushA.set(pvA, pwA);
-            pushA.store();
-            pushB.set(pvB, pwB);
-            pushB.store();
+            solveNormals(std::false_type{});
         }
         blockA.set(vA, wA);
         blockA.store();
