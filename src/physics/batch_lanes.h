@@ -112,34 +112,17 @@ struct TurnSource {
 
 // One 8-float block of each lane's body, transposed: columns 0-2 and 3-5 are
 // two vectors (velocity and angular velocity, or their push counterparts).
-// How a block treats slot 0, the static bodies' shared slot (and empty lanes').
-enum class StaticSlot {
-    read,    ///< in place: the block is only read, or its slots are the member's own bodies
-    copied,  ///< a copy of slot 0's block: a contact batch written back, whose colour the
-             ///< thread team's members run at once, and no two may write the same memory
-};
+// No two lanes of a batch share a dynamic body, nor two batches of a colour a
+// slot (ContactSolverData::slotCount): the stores race with nothing.
 struct BodyBlock {
     float* rows[kSimdWidth];
     FloatW columns[8];
-    alignas(32) float staticBlock[8];
-    BodyBlock(std::vector<SolverBody>& bodies, const uint32_t* slots, size_t offset,
-              StaticSlot staticSlot = StaticSlot::read) {
-        if (staticSlot == StaticSlot::copied) {
-            // One store as wide as transposeLoad's load: memcpy's two 16-byte
-            // stores cannot forward to it, and the load waited for them to
-            // reach the cache (4 % of spheres1000's step).
-            const float* slot0 = reinterpret_cast<const float*>(reinterpret_cast<const char*>(bodies.data()) + offset);
-            for (int k = 0; k < 8; k += kSimdWidth) impulse::store(staticBlock + k, load(slot0 + k));
-        }
+    BodyBlock(std::vector<SolverBody>& bodies, const uint32_t* slots, size_t offset) {
         for (int lane = 0; lane < kSimdWidth; ++lane) {
-            rows[lane] = staticSlot == StaticSlot::copied && slots[lane] == 0
-                             ? staticBlock
-                             : reinterpret_cast<float*>(reinterpret_cast<char*>(&bodies[slots[lane]]) + offset);
+            rows[lane] = reinterpret_cast<float*>(reinterpret_cast<char*>(&bodies[slots[lane]]) + offset);
         }
         transposeLoad(rows, columns);
     }
-    BodyBlock(const BodyBlock&) = delete;  // rows may point into it
-    BodyBlock& operator=(const BodyBlock&) = delete;
     Vec3W first() const { return {columns[0], columns[1], columns[2]}; }
     Vec3W second() const { return {columns[3], columns[4], columns[5]}; }
     void set(const Vec3W& first, const Vec3W& second) {

@@ -144,6 +144,22 @@ void buildContactBatches(ContactSolverData& data) {
         }
     }
 
+    // Static and empty lanes: the batch's own copy of slot 0 (see slotCount).
+    const SolverBody staticBody = data.bodies[0];
+    const mat3 staticInverseInertia = data.inverseInertia[0];
+    for (ContactBatch& batch : data.batches) {
+        const auto isStatic = [](uint32_t slot) { return slot == 0; };
+        if (std::none_of(std::begin(batch.a), std::end(batch.a), isStatic) &&
+            std::none_of(std::begin(batch.b), std::end(batch.b), isStatic)) {
+            continue;
+        }
+        const uint32_t copy = uint32_t(data.bodies.size());
+        data.bodies.push_back(staticBody);
+        data.inverseInertia.push_back(staticInverseInertia);
+        std::replace(std::begin(batch.a), std::end(batch.a), 0u, copy);
+        std::replace(std::begin(batch.b), std::end(batch.b), 0u, copy);
+    }
+
     data.batchPointTurns.clear();
     const auto turnsWithL = [&](uint32_t slot) {
         return std::binary_search(data.gyroscopicSlots.begin(), data.gyroscopicSlots.end(), slot);
@@ -162,6 +178,9 @@ void buildContactBatches(ContactSolverData& data) {
 }
 
 void storeBatchImpulses(ContactSolverData& data) {
+    // The batches' copies of slot 0 go: the stages after the sub-steps work by slot.
+    data.bodies.resize(data.slotCount);
+    data.inverseInertia.resize(data.slotCount);
     // In memory order, as the packing filled the lanes.
     data.deepestSeparation = 0.0f;
     for (size_t m = 0; m < data.constraints.size(); ++m) {

@@ -105,6 +105,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         data.coveredCornerSpeed.push_back(solverBody.cornerRadius * glm::length(body.angularVelocity));
         if (!body.hasIsotropicInertia()) data.gyroscopicSlots.push_back(slot);
     }
+    data.slotCount = data.bodies.size();
     data.uncoveredSweep.assign(data.bodies.size(), 0.0f);
 
     data.constraints.resize(manifolds.size());

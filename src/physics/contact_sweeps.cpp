@@ -60,8 +60,8 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTea
             }
             return;
         }
-        BodyBlock blockA(data.bodies, batch.a, kVelocityBlock, StaticSlot::copied);
-        BodyBlock blockB(data.bodies, batch.b, kVelocityBlock, StaticSlot::copied);
+        BodyBlock blockA(data.bodies, batch.a, kVelocityBlock);
+        BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
         Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
         const FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
         const TurnSource turnSource{turnsOf(data, batch), blockA.columns[7], blockB.columns[7]};
@@ -97,8 +97,8 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
     forEachColour(data, team, member, reverse, [&data, reverse, inverseH, zero](ContactBatch& batch) IMPULSE_INLINE_LAMBDA {
         constexpr bool support = kSweep == Sweep::Support;
         if (support && !batch.supportsHeavy) return;
-        BodyBlock blockA(data.bodies, batch.a, kVelocityBlock, StaticSlot::copied);
-        BodyBlock blockB(data.bodies, batch.b, kVelocityBlock, StaticSlot::copied);
+        BodyBlock blockA(data.bodies, batch.a, kVelocityBlock);
+        BodyBlock blockB(data.bodies, batch.b, kVelocityBlock);
         Vec3W vA = blockA.first(), wA = blockA.second(), vB = blockB.first(), wB = blockB.second();
         FloatW inverseMassA = blockA.columns[6], inverseMassB = blockB.columns[6];
         const TurnSource turnSource{turnsOf(data, batch), blockA.columns[7], blockB.columns[7]};
@@ -216,8 +216,8 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
                     solveNormal(p, normalAxis(p, i), load(p.separation));
                 }
             } else {
-                BodyBlock pushA(data.bodies, batch.a, kPushBlock, StaticSlot::copied);
-                BodyBlock pushB(data.bodies, batch.b, kPushBlock, StaticSlot::copied);
+                BodyBlock pushA(data.bodies, batch.a, kPushBlock);
+                BodyBlock pushB(data.bodies, batch.b, kPushBlock);
                 Vec3W pvA = pushA.first(), pwA = pushA.second(), pvB = pushB.first(), pwB = pushB.second();
                 if constexpr (support) {
                     inverseMassA = select(holdA, zero, inverseMassA);

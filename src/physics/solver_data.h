@@ -154,7 +154,9 @@ struct BatchPointOnce {
 /// lane. No two lanes share a dynamic body, so their impulses commute and a
 /// batch gives exactly what solving its manifolds one after another would.
 struct ContactBatch {
-    uint32_t a[kSimdWidth] = {}, b[kSimdWidth] = {};  ///< solver slots; an empty lane uses slot 0 twice
+    /// Solver slots; an empty lane uses slot 0 twice. During the sub-steps the
+    /// batch's own copy of slot 0 stands for it (ContactSolverData::slotCount).
+    uint32_t a[kSimdWidth] = {}, b[kSimdWidth] = {};
     uint32_t firstPoint = 0;                          ///< into ContactSolverData::batchPoints (and ...Once)
     int pointCount = 0;                               ///< the most points of any lane
     /// A lane holds a body whose inertia is not isotropic. Its tensor turns
@@ -180,6 +182,12 @@ struct ContactBatch {
 /// Working set of one step's solve.
 struct ContactSolverData {
     std::vector<SolverBody> bodies;       ///< slot 0: the shared static body
+    /// The pass's slots, slot 0 included. From the packing to the end of the
+    /// sub-steps `bodies` (and `inverseInertia`) also hold, past them, each
+    /// batch's own copy of slot 0 for its static and empty lanes: a colour's
+    /// batches run on several threads at once and each writes its bodies'
+    /// blocks back whole, which two may not do to the same memory.
+    size_t slotCount = 0;
     std::vector<uint32_t> slotOfBody;     ///< body index -> solver slot
     std::vector<uint32_t> gyroscopicSlots;  ///< slots of bodies whose inertia is not isotropic, ascending
     std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
