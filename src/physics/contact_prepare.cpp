@@ -84,6 +84,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
     data.coveredCornerSpeed.assign(1, 0.0f);
     data.slotOfBody.assign(bodies.size(), 0);
     data.gyroscopicSlots.clear();
+    data.cornerSlots.clear();
     const size_t candidates = passBodies ? passBodies->size() : bodies.size();
     for (size_t k = 0; k < candidates; ++k) {
         const uint32_t i = passBodies ? (*passBodies)[k] : uint32_t(k);
@@ -104,6 +105,7 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         data.inverseInertia.push_back(body.inverseInertiaWorld);
         data.coveredCornerSpeed.push_back(solverBody.cornerRadius * glm::length(body.angularVelocity));
         if (!body.hasIsotropicInertia()) data.gyroscopicSlots.push_back(slot);
+        if (solverBody.cornerRadius != 0.0f) data.cornerSlots.push_back(slot);
     }
     data.slotCount = data.bodies.size();
     data.uncoveredSweep.assign(data.bodies.size(), 0.0f);

@@ -97,8 +97,12 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     // must not. The others then move from their state before the chunk.
     const size_t slotCount = data.slotCount;
     const ThreadTeam::Share chunks = team.share((slotCount - 1 + kSimdWidth - 1) / kSimdWidth, member);
-    std::vector<uint32_t>::const_iterator gyroscopic = std::lower_bound(
-        data.gyroscopicSlots.begin(), data.gyroscopicSlots.end(), uint32_t(1 + chunks.begin * kSimdWidth));
+    // The slots of a list (ascending) from the member's first: each chunk takes those before its end.
+    const auto fromFirstChunk = [&chunks](const std::vector<uint32_t>& slots) {
+        return std::lower_bound(slots.begin(), slots.end(), uint32_t(1 + chunks.begin * kSimdWidth));
+    };
+    std::vector<uint32_t>::const_iterator gyroscopic = fromFirstChunk(data.gyroscopicSlots);
+    std::vector<uint32_t>::const_iterator corner = fromFirstChunk(data.cornerSlots);
     SolverBody before[kSimdWidth];  // a chunk's bodies that are not isotropic, before the lane step
     float largestUncovered = 0.0f;
     for (size_t chunk = chunks.begin; chunk < chunks.end; ++chunk) {
@@ -114,9 +118,9 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
         // start's spin). The spin, not the push-out's pseudo-velocities: those
         // turn a body only as far as an overlap it has contacts for needs (a
         // heap spawned overlapping took extra passes for them).
-        for (size_t slot = first; slot < last; ++slot) {
+        for (; corner != data.cornerSlots.end() && *corner < last; ++corner) {
+            const uint32_t slot = *corner;
             const SolverBody& body = data.bodies[slot];
-            if (body.cornerRadius == 0.0f) continue;
             const float cornerSpeed = body.cornerRadius * glm::length(body.angularVelocity);
             float& uncovered = data.uncoveredSweep[slot];
             uncovered += h * std::max(cornerSpeed - data.coveredCornerSpeed[slot], 0.0f);

@@ -190,6 +190,7 @@ struct ContactSolverData {
     size_t slotCount = 0;
     std::vector<uint32_t> slotOfBody;     ///< body index -> solver slot
     std::vector<uint32_t> gyroscopicSlots;  ///< slots of bodies whose inertia is not isotropic, ascending
+    std::vector<uint32_t> cornerSlots;      ///< slots with a SolverBody::cornerRadius (boxes), ascending
     std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
     std::vector<mat3> inverseInertia;       ///< per solver slot, world frame; zero for slot 0
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
