@@ -44,26 +44,6 @@ std::optional<FrictionCombine> parseFrictionCombine(const std::string& text) {
     return std::nullopt;
 }
 
-float combineRestitution(RestitutionCombine rule, float a, float b) {
-    switch (rule) {
-        case RestitutionCombine::Max: return std::max(a, b);
-        case RestitutionCombine::Min: return std::min(a, b);
-        case RestitutionCombine::Average: return 0.5f * (a + b);
-        case RestitutionCombine::Multiply: return a * b;
-    }
-    return std::max(a, b);
-}
-
-float combineFriction(FrictionCombine rule, float a, float b) {
-    switch (rule) {
-        case FrictionCombine::Geometric: return std::sqrt(a * b);
-        case FrictionCombine::Average: return 0.5f * (a + b);
-        case FrictionCombine::Min: return std::min(a, b);
-        case FrictionCombine::Max: return std::max(a, b);
-    }
-    return std::sqrt(a * b);
-}
-
 // ---------------------------------------------------------------- validation
 
 Validation validateSettings(const WorldSettings& s) {

@@ -5,6 +5,8 @@
 #include "physics/body.h"
 #include "physics/math.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,8 +27,6 @@ const char* toString(RestitutionCombine rule);
 const char* toString(FrictionCombine rule);
 std::optional<RestitutionCombine> parseRestitutionCombine(const std::string& text);
 std::optional<FrictionCombine> parseFrictionCombine(const std::string& text);
-float combineRestitution(RestitutionCombine rule, float a, float b);
-float combineFriction(FrictionCombine rule, float a, float b);
 
 /// World settings; the defaults are those of the scene format.
 struct WorldSettings {
@@ -56,5 +56,26 @@ struct DragSettings {
     float maxForceInWeights = 50.0f;  ///< force cap as a multiple of the body's weight m|g|
 };
 Validation validateDragSettings(const DragSettings& settings);
+
+// Inline: the collision pass combines every manifold's materials, every pass.
+inline float combineRestitution(RestitutionCombine rule, float a, float b) {
+    switch (rule) {
+        case RestitutionCombine::Max: return std::max(a, b);
+        case RestitutionCombine::Min: return std::min(a, b);
+        case RestitutionCombine::Average: return 0.5f * (a + b);
+        case RestitutionCombine::Multiply: return a * b;
+    }
+    return std::max(a, b);
+}
+
+inline float combineFriction(FrictionCombine rule, float a, float b) {
+    switch (rule) {
+        case FrictionCombine::Geometric: return std::sqrt(a * b);
+        case FrictionCombine::Average: return 0.5f * (a + b);
+        case FrictionCombine::Min: return std::min(a, b);
+        case FrictionCombine::Max: return std::max(a, b);
+    }
+    return std::sqrt(a * b);
+}
 
 }  // namespace impulse
