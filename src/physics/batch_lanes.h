@@ -112,8 +112,10 @@ struct TurnSource {
 
 // One 8-float block of each lane's body, transposed: columns 0-2 and 3-5 are
 // two vectors (velocity and angular velocity, or their push counterparts).
-// No two lanes of a batch share a dynamic body, nor two batches of a colour a
-// slot (ContactSolverData::slotCount): the stores race with nothing.
+// No two lanes of a batch share a dynamic body, nor two batches that members
+// run at once a slot (the overflow colour's run on one member; static lanes
+// have their batch's own copy, ContactSolverData::slotCount): the stores race
+// with nothing.
 struct BodyBlock {
     float* rows[kSimdWidth];
     FloatW columns[8];
