@@ -114,7 +114,7 @@ struct TurnSource {
 // two vectors (velocity and angular velocity, or their push counterparts).
 // No two lanes of a batch share a dynamic body, nor two batches that members
 // run at once a slot (the overflow colour's run on one member; static lanes
-// have their batch's own copy, ContactSolverData::slotCount): the stores race
+// have their batch's own copy, ContactSolverData::bodies): the stores race
 // with nothing.
 struct BodyBlock {
     float* rows[kSimdWidth];

@@ -144,7 +144,7 @@ void buildContactBatches(ContactSolverData& data) {
         }
     }
 
-    // Static and empty lanes: the batch's own copy of slot 0 (see slotCount).
+    // Static and empty lanes: the batch's own copy of slot 0 (see ContactSolverData::bodies).
     const SolverBody staticBody = data.bodies[0];
     const mat3 staticInverseInertia = data.inverseInertia[0];
     for (ContactBatch& batch : data.batches) {
@@ -179,8 +179,8 @@ void buildContactBatches(ContactSolverData& data) {
 
 void storeBatchImpulses(ContactSolverData& data) {
     // The batches' copies of slot 0 go: the stages after the sub-steps work by slot.
-    data.bodies.resize(data.slotCount);
-    data.inverseInertia.resize(data.slotCount);
+    data.bodies.resize(data.slotCount());
+    data.inverseInertia.resize(data.slotCount());
     // In memory order, as the packing filled the lanes.
     data.deepestSeparation = 0.0f;
     for (size_t m = 0; m < data.constraints.size(); ++m) {

@@ -107,7 +107,6 @@ void prepareContacts(std::vector<ContactManifold>& manifolds, const std::vector<
         if (!body.hasIsotropicInertia()) data.gyroscopicSlots.push_back(slot);
         if (solverBody.cornerRadius != 0.0f) data.cornerSlots.push_back(slot);
     }
-    data.slotCount = data.bodies.size();
     data.uncoveredSweep.assign(data.bodies.size(), 0.0f);
 
     data.constraints.resize(manifolds.size());

@@ -85,7 +85,7 @@ void integrateSolverBodies(std::vector<SolverBody>& bodies, const uint32_t* slot
 }  // namespace
 
 void integrateVelocities(ContactSolverData& data, const vec3& gravity, float h, ThreadTeam& team, int member) {
-    const ThreadTeam::Share slots = team.share(data.slotCount - 1, member);
+    const ThreadTeam::Share slots = team.share(data.slotCount() - 1, member);
     for (size_t slot = 1 + slots.begin; slot < 1 + slots.end; ++slot) data.bodies[slot].linearVelocity += h * gravity;
     team.sync();
 }
@@ -95,7 +95,7 @@ void integrateSolverPositions(ContactSolverData& data, const std::vector<Body>& 
     // kSimdWidth bodies at a time. Every isotropic body takes the lane step,
     // whichever chunk it is in: the chunks depend on the width, and the result
     // must not. The others then move from their state before the chunk.
-    const size_t slotCount = data.slotCount;
+    const size_t slotCount = data.slotCount();
     const ThreadTeam::Share chunks = team.share((slotCount - 1 + kSimdWidth - 1) / kSimdWidth, member);
     // The slots of a list (ascending) from the member's first: each chunk takes those before its end.
     const auto fromFirstChunk = [&chunks](const std::vector<uint32_t>& slots) {

@@ -155,7 +155,7 @@ struct BatchPointOnce {
 /// batch gives exactly what solving its manifolds one after another would.
 struct ContactBatch {
     /// Solver slots; an empty lane uses slot 0 twice. During the sub-steps the
-    /// batch's own copy of slot 0 stands for it (ContactSolverData::slotCount).
+    /// batch's own copy of slot 0 stands for it (ContactSolverData::bodies).
     uint32_t a[kSimdWidth] = {}, b[kSimdWidth] = {};
     uint32_t firstPoint = 0;                          ///< into ContactSolverData::batchPoints (and ...Once)
     int pointCount = 0;                               ///< the most points of any lane
@@ -181,17 +181,18 @@ struct ContactBatch {
 
 /// Working set of one step's solve.
 struct ContactSolverData {
-    std::vector<SolverBody> bodies;       ///< slot 0: the shared static body
-    /// The pass's slots, slot 0 included. From the packing to the end of the
-    /// sub-steps `bodies` (and `inverseInertia`) also hold, past them, each
-    /// batch's own copy of slot 0 for its static and empty lanes: a colour's
-    /// batches run on several threads at once and each writes its bodies'
-    /// blocks back whole, which two may not do to the same memory.
-    size_t slotCount = 0;
+    /// Slot 0: the shared static body. From the packing to the end of the
+    /// sub-steps `bodies` (and `inverseInertia`) also hold, past slotCount(),
+    /// each batch's own copy of slot 0 for its static and empty lanes: a
+    /// colour's batches run on several threads at once and each writes its
+    /// bodies' blocks back whole, which two may not do to the same memory.
+    std::vector<SolverBody> bodies;
     std::vector<uint32_t> slotOfBody;     ///< body index -> solver slot
     std::vector<uint32_t> gyroscopicSlots;  ///< slots of bodies whose inertia is not isotropic, ascending
     std::vector<uint32_t> cornerSlots;      ///< slots with a SolverBody::cornerRadius (boxes), ascending
     std::vector<uint32_t> bodyOfSlot;       ///< solver slot -> body index
+    /// The pass's slots, slot 0 included (without the batches' copies of it).
+    size_t slotCount() const { return bodyOfSlot.size(); }
     std::vector<mat3> inverseInertia;       ///< per solver slot, world frame; zero for slot 0
     std::vector<ContactConstraint> constraints;  ///< parallel to the manifolds
     /// The constraints' points, in their order (with room for kMaxManifoldPoints a
