@@ -30,8 +30,9 @@ hold() {  # a key or chord (ctrl+a) that ImGui itself must see
 # value EXPRESSION: a Python expression over s (the report's "state"), c ("camera"),
 # w ("widgets"), f ("fields"), t ("timeline"), pixel(name) (where a body's centre is drawn, by the
 # report's camera and view) and nearest(pattern) (of the bodies whose names match the regular
-# expression, the one nearest the eye: no other body hides its centre); empty while there is
-# no report yet.
+# expression and whose centre is drawn in the view, 20 px inside its edges, the one nearest
+# the eye: no other body hides its centre, and a click there is not on a panel; a body the
+# shot threw beside the tower may be drawn under the panels); empty while there is no report yet.
 value() {
     python3 - "$report" "$1" <<'PY' 2> /dev/null || true
 import json, math, re, sys
@@ -45,9 +46,17 @@ def view_basis():  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, d
     u = [r[1] * fwd[2] - r[2] * fwd[1], r[2] * fwd[0] - r[0] * fwd[2], r[0] * fwd[1] - r[1] * fwd[0]]
     eye = [c["target"][i] - fwd[i] * c["distance"] for i in range(3)]
     return fwd, r, u, eye
+def in_view(name, margin):  # drawn in front of the eye, `margin` px inside the view's edges
+    fwd, _, _, eye = view_basis()
+    p = next(b["position"] for b in d["bodies"] if b["name"] == name)
+    if sum((p[i] - eye[i]) * fwd[i] for i in range(3)) <= 0:
+        return False
+    x, y = pixel(name)
+    x0, y0, vw, vh = d["view"]
+    return x0 + margin <= x <= x0 + vw - margin and y0 + margin <= y <= y0 + vh - margin
 def nearest(pattern):
     eye = view_basis()[3]
-    named = (b for b in d["bodies"] if re.fullmatch(pattern, b["name"]))
+    named = (b for b in d["bodies"] if re.fullmatch(pattern, b["name"]) and in_view(b["name"], 20))
     return min(named, key=lambda b: math.dist(b["position"], eye))["name"]
 def pixel(name):
     fwd, r, u, eye = view_basis()
