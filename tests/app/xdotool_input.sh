@@ -46,19 +46,7 @@ def view_basis():  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, d
     u = [r[1] * fwd[2] - r[2] * fwd[1], r[2] * fwd[0] - r[0] * fwd[2], r[0] * fwd[1] - r[1] * fwd[0]]
     eye = [c["target"][i] - fwd[i] * c["distance"] for i in range(3)]
     return fwd, r, u, eye
-def in_view(name, margin):  # drawn in front of the eye, `margin` px inside the view's edges
-    fwd, _, _, eye = view_basis()
-    p = next(b["position"] for b in d["bodies"] if b["name"] == name)
-    if sum((p[i] - eye[i]) * fwd[i] for i in range(3)) <= 0:
-        return False
-    x, y = pixel(name)
-    x0, y0, vw, vh = d["view"]
-    return x0 + margin <= x <= x0 + vw - margin and y0 + margin <= y <= y0 + vh - margin
-def nearest(pattern):
-    eye = view_basis()[3]
-    named = (b for b in d["bodies"] if re.fullmatch(pattern, b["name"]) and in_view(b["name"], 20))
-    return min(named, key=lambda b: math.dist(b["position"], eye))["name"]
-def pixel(name):
+def project(name):  # where a body's centre is drawn, and its depth along the view
     fwd, r, u, eye = view_basis()
     p = next(b["position"] for b in d["bodies"] if b["name"] == name)
     v = [p[i] - eye[i] for i in range(3)]
@@ -67,7 +55,17 @@ def pixel(name):
     t = math.tan(math.radians(c["fov_y"]) / 2)
     nx = sum(v[i] * r[i] for i in range(3)) / (z * t * vw / vh)
     ny = sum(v[i] * u[i] for i in range(3)) / (z * t)
-    return int(x0 + (nx + 1) / 2 * vw), int(y0 + (1 - ny) / 2 * vh)
+    return int(x0 + (nx + 1) / 2 * vw), int(y0 + (1 - ny) / 2 * vh), z
+def pixel(name):
+    return project(name)[:2]
+def in_view(name, margin):  # drawn in front of the eye, `margin` px inside the view's edges
+    x, y, z = project(name)
+    x0, y0, vw, vh = d["view"]
+    return z > 0 and x0 + margin <= x <= x0 + vw - margin and y0 + margin <= y <= y0 + vh - margin
+def nearest(pattern):
+    eye = view_basis()[3]
+    named = (b for b in d["bodies"] if re.fullmatch(pattern, b["name"]) and in_view(b["name"], 20))
+    return min(named, key=lambda b: math.dist(b["position"], eye))["name"]
 print(eval(sys.argv[2]))
 PY
 }
