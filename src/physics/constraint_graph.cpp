@@ -100,6 +100,8 @@ void buildContactBatches(ContactSolverData& data) {
         }
     }
     data.colourStarts.push_back(uint32_t(data.batches.size()));
+    data.deferredBatches.resize(data.batches.size());
+    data.batchLandings.assign(data.batches.size(), BatchLandings{});
     // A lane whose manifold has fewer points keeps these zeros.
     data.batchPoints.assign(pointTotal, BatchPoint{});
     data.batchPointsOnce.assign(pointTotal, BatchPointOnce{});
@@ -122,7 +124,8 @@ void buildContactBatches(ContactSolverData& data) {
         setLane(batch.supportA, lane, laneMask(c.supportA));
         setLane(batch.supportB, lane, laneMask(c.supportB));
         batch.supportsHeavy = batch.supportsHeavy || c.supportA || c.supportB;
-        batch.tracksArrival = batch.tracksArrival || c.mayImpactPoints != 0;
+        batch.tracksArrival = batch.tracksArrival || (c.mayLandPoints | c.mayImpactPoints) != 0;
+        setLane(batch.landingLanes, lane, laneMask(c.mayLandPoints != 0));
         setLane(batch.friction, lane, c.friction);
         setLane(batch.staticFriction, lane, c.staticFriction);
         BatchPoint* points = &data.batchPoints[batch.firstPoint];

@@ -60,7 +60,7 @@ struct ConstraintPoint {
     float separation = 0.0f;            ///< at the start of the step
     float endSeparation = 0.0f;         ///< after the sub-steps
     /// The most negative v_rel.n met while pushing in the sub-steps: the
-    /// approach speed at arrival (tracked where ContactConstraint::mayImpactPoints).
+    /// approach speed at arrival (tracked where ContactConstraint::mayLandPoints).
     float arrivalVelocity = 0.0f;
     float restitutionTarget = 0.0f;     ///< -e v_arrival for an impact, else 0
     float normalImpulse = 0.0f;
@@ -79,8 +79,13 @@ struct ContactConstraint {
     bool anchorTurnsA = false, anchorTurnsB = false;
     /// A is the light body under a heavy B (or B under A): see Sweep::Support.
     bool supportA = false, supportB = false;
-    /// Bit i: point i may arrive faster than the impact speed during
-    /// the sub-steps (not an impact before them): they track its arrival speed.
+    /// Bit i: point i, of a box on a static or kinematic body, may arrive
+    /// faster than the landing speed during the sub-steps
+    /// (ContactSolverData::landingSpeed): they track its arrival.
+    uint8_t mayLandPoints = 0;
+    /// Bit i: point i may arrive faster than the impact speed during the
+    /// sub-steps (not an impact before them): they track its arrival, and
+    /// findArrivals makes an impact of it.
     uint8_t mayImpactPoints = 0;
     /// Bit i: point i began the pass touching (within kPositionSlop either way:
     /// not a deep overlap being pushed apart), still (closing slower than
@@ -132,6 +137,9 @@ struct alignas(64) BatchPoint {
     Lanes normalMass;   ///< 1 / k_n
     Lanes arrivalVelocity;  ///< most negative v_n met while pushing (tracked in ContactBatch::tracksArrival)
     Lanes tangentMass[2];   ///< 1 / k_t
+    /// The normal impulse the last sweep began with (tracked lanes: a
+    /// landing's next sub-step starts from it). In the struct's padding.
+    Lanes sweepStartImpulse;
 };
 
 /// The turn vectors I^-1 (r x d) of a point of a batch that follows the turn
@@ -148,6 +156,7 @@ struct BatchPointOnce {
     Lanes adjustedSeparation;
     Lanes stepNormalImpulse;
     Lanes stepTangentImpulse[2];
+    Lanes loadBeforeLanding;   ///< that, in the sweep its lane landed in: the next sub-step's warm start
 };
 
 /// Up to kSimdWidth manifolds of one colour, solved side by side, one per
@@ -167,9 +176,14 @@ struct ContactBatch {
     /// momentum by the wrong amount and gained energy bounce after bounce.
     bool followsTurn = false;
     uint32_t firstTurns = 0;  ///< if followsTurn: into ContactSolverData::batchPointTurns, one per point
-    /// A lane may arrive faster than the impact speed: the sweeps
-    /// track its points' arrival speed (ContactConstraint::mayImpactPoints).
+    /// A lane may arrive faster than the impact or landing speed: the sweeps
+    /// track its points' arrival speed (ContactConstraint::mayImpactPoints,
+    /// mayLandPoints).
     bool tracksArrival = false;
+    /// Some lane landed in this sub-step (ContactSolverData::landingSpeed):
+    /// the next one starts those lanes with no friction and the normal
+    /// impulse they carried before the landing (beginSubStep).
+    bool landed = false;
     /// A lane holds a heavy body resting on a light one (Sweep::Support).
     bool supportsHeavy = false;
     Lanes3 normal;
@@ -177,6 +191,16 @@ struct ContactBatch {
     Lanes anchorTurnsA, anchorTurnsB;  ///< lane masks (all bits set: the anchor turns with the body)
     Lanes supportA, supportB;          ///< lane masks of ContactConstraint::supportA / supportB
     Lanes friction, staticFriction;    ///< mu, mu_s
+    /// Lane mask of the lanes that may land: those with ContactConstraint::mayLandPoints.
+    Lanes landingLanes;
+};
+
+/// A batch's landings (ContactSolverData::landingSpeed), apart from
+/// ContactBatch so that the sweeps, which rarely need them, do not stream them.
+struct BatchLandings {
+    Lanes landedLanes;       ///< lane mask of the lanes that landed in this sub-step
+    Lanes sweepLandedLanes;  ///< lane mask of those that landed in this sweep (their rounds to solve)
+    Lanes passLandings;      ///< per lane: how many times it landed in this pass (kMaxLandingsPerPass)
 };
 
 /// Working set of one step's solve.
@@ -206,7 +230,17 @@ struct ContactSolverData {
     /// Constraints with a point that may arrive during the sub-steps
     /// (ContactConstraint::mayImpactPoints), ascending.
     std::vector<uint32_t> mayImpactConstraints;
+    /// A point that the sweeps find arriving faster than this lands: its
+    /// manifold's sweep is solved to convergence (kLandingRounds) and the
+    /// next sub-step starts it cold. Half the impact speed (impactSpeed()):
+    /// gravity's speed-up in a step, which a resting point does not meet in
+    /// one sub-step.
+    float landingSpeed = 0.0f;
     std::vector<ContactBatch> batches;      ///< the constraints of the sub-steps, colour by colour
+    /// Per batch: scratch of the sweeps, where each member lists the batches
+    /// of its share of a colour whose landing rounds it solves after the share.
+    std::vector<uint32_t> deferredBatches;
+    std::vector<BatchLandings> batchLandings;  ///< per batch
     std::vector<uint32_t> colourStarts;     ///< first batch of each colour, then batches.size()
     size_t overflowFrom = ~size_t(0);       ///< index into colourStarts of the overflow group, if any
     /// Per slot: the corner speed the pass's contacts were found for, |w| times
