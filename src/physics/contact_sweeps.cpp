@@ -56,6 +56,10 @@ void forEachColour(ContactSolverData& data, ThreadTeam& team, int member, bool r
         [](ContactBatch&) {});
 }
 
+BatchLandings& landingsOf(ContactSolverData& data, const ContactBatch& batch) {
+    return data.batchLandings[size_t(&batch - data.batches.data())];
+}
+
 }  // namespace
 
 void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTeam& team, int member) {
@@ -84,7 +88,7 @@ void beginSubStep(ContactSolverData& data, bool warmStart, bool first, ThreadTea
         // a later sub-step; started fully cold then, a box of pile1000 never
         // came to rest) and no friction.
         if (batch.landed) {
-            BatchLandings& landings = data.batchLandings[size_t(&batch - data.batches.data())];
+            BatchLandings& landings = landingsOf(data, batch);
             const FloatW landed = load(landings.landedLanes);
             BatchPointOnce* pointsOnce = &data.batchPointsOnce[batch.firstPoint];
             for (int i = 0; i < batch.pointCount; ++i) {
@@ -349,10 +353,10 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
     };
     // A batch that landed, after the member's share of its colour
     // (forEachColour's finish): the rounds, and what its landed lanes carried
-    // before (0 for a body from free flight, a pile's weight for a loaded
-    // lane struck from above), the next sub-step's warm start.
+    // before (0 for a body from free flight; what it took on since, for a
+    // manifold landing again in the pass), the next sub-step's warm start.
     const auto solveLanding = [&data, &solveBatch, zero](ContactBatch& batch) {
-        BatchLandings& landings = data.batchLandings[size_t(&batch - data.batches.data())];
+        BatchLandings& landings = landingsOf(data, batch);
         const FloatW passLandings = load(landings.passLandings);
         const FloatW landing =
             select(greater(passLandings, splat(kMaxLandingsPerPass - 0.5f)), zero, load(landings.sweepLandedLanes));
@@ -374,7 +378,7 @@ void sweepBatches(ContactSolverData& data, float h, bool reverse, ThreadTeam& te
         [&data, &solveBatch](ContactBatch& batch) IMPULSE_INLINE_LAMBDA {
             const FloatW landing = solveBatch(batch, AllLanes{});
             if (support || !anyLane(landing)) return false;
-            store(data.batchLandings[size_t(&batch - data.batches.data())].sweepLandedLanes, landing);
+            store(landingsOf(data, batch).sweepLandedLanes, landing);
             return true;
         },
         solveLanding);

@@ -60,7 +60,8 @@ struct ConstraintPoint {
     float separation = 0.0f;            ///< at the start of the step
     float endSeparation = 0.0f;         ///< after the sub-steps
     /// The most negative v_rel.n met while pushing in the sub-steps: the
-    /// approach speed at arrival (tracked where ContactConstraint::mayLandPoints).
+    /// approach speed at arrival (tracked where ContactConstraint::mayImpactPoints
+    /// or mayLandPoints).
     float arrivalVelocity = 0.0f;
     float restitutionTarget = 0.0f;     ///< -e v_arrival for an impact, else 0
     float normalImpulse = 0.0f;
@@ -232,7 +233,7 @@ struct ContactSolverData {
     std::vector<uint32_t> mayImpactConstraints;
     /// A point that the sweeps find arriving faster than this lands: its
     /// manifold's sweep is solved to convergence (kLandingRounds) and the
-    /// next sub-step starts it cold. Half the impact speed (impactSpeed()):
+    /// next sub-step starts it without the landing's impulses. Half the impact speed (impactSpeed()):
     /// gravity's speed-up in a step, which a resting point does not meet in
     /// one sub-step.
     float landingSpeed = 0.0f;
