@@ -429,13 +429,14 @@ Manifold collide(const ShapePose& a, const ShapePose& b, float margin, const vec
     return collideBoxes(a, b, margin);
 }
 
-ManifoldCache cacheManifold(const Manifold& manifold, const BodyPose& a, const BodyPose& b) {
+ManifoldCache cacheManifold(const Manifold& manifold, const BodyPose& a, const BodyPose& b, float margin) {
     ManifoldCache cache;
     cache.valid = true;
+    cache.margin = margin;
     cache.relativePosition = glm::transpose(*a.rotation) * (b.position - a.position);
     cache.relativeOrientation = glm::conjugate(a.orientation) * b.orientation;
     cache.localNormal = glm::transpose(*a.rotation) * manifold.normal;
-    cache.pointCount = manifold.pointCount;
+    cache.pointCount = uint8_t(manifold.pointCount);
     for (int i = 0; i < manifold.pointCount; ++i) {
         const ManifoldPoint& point = manifold.points[i];
         const vec3 halfGap = (0.5f * point.separation) * manifold.normal;
@@ -446,8 +447,12 @@ ManifoldCache cacheManifold(const Manifold& manifold, const BodyPose& a, const B
     return cache;
 }
 
-bool reuseManifold(const ManifoldCache& cache, const BodyPose& a, const BodyPose& b, Manifold& out) {
+bool reuseManifold(const ManifoldCache& cache, const BodyPose& a, const BodyPose& b, float margin, Manifold& out) {
     if (!cache.valid) return false;
+    // A cache from a shorter reach lacks the features a longer one finds: a
+    // spinning plate's cache from a pass one sub-step long held one corner, and
+    // reused over the next whole step it let another corner 5 cm into the ground.
+    if (margin > cache.margin + kManifoldReuseDistance) return false;
     const vec3 moved = glm::transpose(*a.rotation) * (b.position - a.position) - cache.relativePosition;
     if (glm::dot(moved, moved) > kManifoldReuseDistance * kManifoldReuseDistance) return false;
     // |q1.q2| = cos(theta / 2) for the rotation theta between the two relative orientations.

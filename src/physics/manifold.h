@@ -67,10 +67,11 @@ void aimSphereAtBoxArrival(Manifold& manifold, const ShapePose& sphere, const Sh
 /// fresh narrowphase run.
 struct ManifoldCache {
     bool valid = false;
+    uint8_t pointCount = 0;                             ///< beside `valid`: the margin fits in their word's padding
+    float margin = 0.0f;                                ///< the speculative reach it was computed with
     vec3 relativePosition{0.0f};                        ///< B's centre in A's frame
     quat relativeOrientation{1.0f, 0.0f, 0.0f, 0.0f};   ///< conj(q_A) q_B
     vec3 localNormal{0.0f};                             ///< in A's frame
-    int pointCount = 0;
     vec3 localSurfaceA[kMaxManifoldPoints];             ///< on A's surface, A's frame
     vec3 localSurfaceB[kMaxManifoldPoints];             ///< on B's surface, B's frame
     uint32_t ids[kMaxManifoldPoints] = {};
@@ -83,10 +84,12 @@ struct BodyPose {
     const mat3* rotation = nullptr;  ///< of orientation
 };
 
-ManifoldCache cacheManifold(const Manifold& manifold, const BodyPose& a, const BodyPose& b);
+/// `manifold` computed with speculative reach `margin` at poses A and B.
+ManifoldCache cacheManifold(const Manifold& manifold, const BodyPose& a, const BodyPose& b, float margin);
 /// The cached manifold at today's poses, if A and B moved little enough
-/// relative to each other since it was computed; false otherwise.
-bool reuseManifold(const ManifoldCache& cache, const BodyPose& a, const BodyPose& b, Manifold& out);
+/// relative to each other since it was computed and `margin` (today's reach)
+/// exceeds its reach by no more than they may have moved; false otherwise.
+bool reuseManifold(const ManifoldCache& cache, const BodyPose& a, const BodyPose& b, float margin, Manifold& out);
 
 Manifold collideSpheres(const ShapePose& a, const ShapePose& b, float margin);
 Manifold collideSphereBox(const ShapePose& sphere, const ShapePose& box, float margin);

@@ -618,13 +618,13 @@ void World::collide(float dt, PassGroup& group) {
         const BodyPose poseB{b.position, b.orientation, &b.rotation};
         Manifold manifold;
         ManifoldCache cache;
-        if (previous != nullptr && reuseManifold(previous->cache, poseA, poseB, manifold)) {
+        if (previous != nullptr && reuseManifold(previous->cache, poseA, poseB, margin, manifold)) {
             cache = previous->cache;
         } else {
             manifold = impulse::collide(ShapePose{&a.shape, a.position, a.rotation}, ShapePose{&b.shape, b.position, b.rotation},
                                         margin, b.linearVelocity - a.linearVelocity, dt);
             const bool boxes = a.shape.type == ShapeType::Box && b.shape.type == ShapeType::Box;
-            if (boxes && manifold.pointCount > 0) cache = cacheManifold(manifold, poseA, poseB);
+            if (boxes && manifold.pointCount > 0) cache = cacheManifold(manifold, poseA, poseB, margin);
         }
         if (manifold.pointCount == 0) continue;
         ContactManifold& contact = manifolds.emplace_back();

@@ -440,7 +440,7 @@ TEST(ManifoldCache, ReusedPointsFollowBothBodiesRigidly) {
     BoxPair pair;
     const Manifold original = pair.collideNow();
     ASSERT_GE(original.pointCount, 3);
-    const ManifoldCache cache = cacheManifold(original, pair.poseA(), pair.poseB());
+    const ManifoldCache cache = cacheManifold(original, pair.poseA(), pair.poseB(), kMargin);
     const quat turn = axisAngle(vec3(0.3f, -1.0f, 0.5f), test::degrees(100.0f));
     const vec3 shift(4.0f, -1.0f, 2.0f);
     pair.positionA = shift + rotate(turn, pair.positionA);
@@ -449,7 +449,7 @@ TEST(ManifoldCache, ReusedPointsFollowBothBodiesRigidly) {
     pair.orientationB = turn * pair.orientationB;
     pair.update();
     Manifold reused;
-    ASSERT_TRUE(reuseManifold(cache, pair.poseA(), pair.poseB(), reused));
+    ASSERT_TRUE(reuseManifold(cache, pair.poseA(), pair.poseB(), kMargin, reused));
     const Manifold fresh = pair.collideNow();
     ASSERT_EQ(reused.pointCount, fresh.pointCount);
     EXPECT_TRUE(test::near(reused.normal, fresh.normal, 1e-5f));
@@ -465,10 +465,10 @@ TEST(ManifoldCache, ReusedPointsFollowBothBodiesRigidly) {
 TEST(ManifoldCache, SmallRelativeMoveShiftsSeparations) {
     BoxPair pair;
     const Manifold original = pair.collideNow();
-    const ManifoldCache cache = cacheManifold(original, pair.poseA(), pair.poseB());
+    const ManifoldCache cache = cacheManifold(original, pair.poseA(), pair.poseB(), kMargin);
     pair.positionB += 0.0005f * original.normal;
     Manifold reused;
-    ASSERT_TRUE(reuseManifold(cache, pair.poseA(), pair.poseB(), reused));
+    ASSERT_TRUE(reuseManifold(cache, pair.poseA(), pair.poseB(), kMargin, reused));
     for (int i = 0; i < reused.pointCount; ++i) {
         EXPECT_NEAR(reused.points[i].separation, original.points[i].separation + 0.0005f, 1e-6f);
     }
@@ -477,21 +477,33 @@ TEST(ManifoldCache, SmallRelativeMoveShiftsSeparations) {
 // Beyond 1 mm of relative motion or 0.5 deg of relative turn the narrowphase runs again.
 TEST(ManifoldCache, RefusedBeyondTheThresholds) {
     const BoxPair rest;
-    const ManifoldCache cache = cacheManifold(rest.collideNow(), rest.poseA(), rest.poseB());
+    const ManifoldCache cache = cacheManifold(rest.collideNow(), rest.poseA(), rest.poseB(), kMargin);
     Manifold out;
     BoxPair moved = rest;
     moved.positionB += vec3(0.0008f, 0.0f, 0.0f);
-    EXPECT_TRUE(reuseManifold(cache, moved.poseA(), moved.poseB(), out));
+    EXPECT_TRUE(reuseManifold(cache, moved.poseA(), moved.poseB(), kMargin, out));
     moved.positionB += vec3(0.0004f, 0.0f, 0.0f);
-    EXPECT_FALSE(reuseManifold(cache, moved.poseA(), moved.poseB(), out));
+    EXPECT_FALSE(reuseManifold(cache, moved.poseA(), moved.poseB(), kMargin, out));
     BoxPair turned = rest;
     turned.orientationB = axisAngle(vec3(0.0f, 1.0f, 0.0f), test::degrees(0.4f)) * rest.orientationB;
     turned.update();
-    EXPECT_TRUE(reuseManifold(cache, turned.poseA(), turned.poseB(), out));
+    EXPECT_TRUE(reuseManifold(cache, turned.poseA(), turned.poseB(), kMargin, out));
     turned.orientationB = axisAngle(vec3(0.0f, 1.0f, 0.0f), test::degrees(0.6f)) * rest.orientationB;
     turned.update();
-    EXPECT_FALSE(reuseManifold(cache, turned.poseA(), turned.poseB(), out));
-    EXPECT_FALSE(reuseManifold(ManifoldCache{}, rest.poseA(), rest.poseB(), out));
+    EXPECT_FALSE(reuseManifold(cache, turned.poseA(), turned.poseB(), kMargin, out));
+    EXPECT_FALSE(reuseManifold(ManifoldCache{}, rest.poseA(), rest.poseB(), kMargin, out));
+}
+
+// A cache computed with a shorter reach lacks what a longer one finds (a
+// spinning plate's cache from a pass one sub-step long, reused for a whole
+// step, let a corner 5 cm into the ground): refused beyond its reach + 1 mm.
+TEST(ManifoldCache, RefusedForALongerReach) {
+    const BoxPair rest;
+    const ManifoldCache cache = cacheManifold(rest.collideNow(), rest.poseA(), rest.poseB(), kMargin);
+    Manifold out;
+    EXPECT_TRUE(reuseManifold(cache, rest.poseA(), rest.poseB(), 0.5f * kMargin, out));
+    EXPECT_TRUE(reuseManifold(cache, rest.poseA(), rest.poseB(), kMargin + 0.0009f, out));
+    EXPECT_FALSE(reuseManifold(cache, rest.poseA(), rest.poseB(), kMargin + 0.0011f, out));
 }
 
 }  // namespace

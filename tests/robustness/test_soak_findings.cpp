@@ -478,5 +478,30 @@ TEST(SoakFindings, SpinningBoxCornerImpactSettlesAndGainsNothing) {
     EXPECT_GT(corner.impactLeavingVelocity, -0.002f);
 }
 
+// impulse-soak --seed 742, step 380 on 916db38 (5.2 cm deep), reduced to the
+// bodies it needs: a 2.46 kg plate (1.18 x 0.03 x 0.41 m) strikes the ground
+// with a corner at 3.7 m/s and leaves spinning at 6.3 rad/s, while a box 30 m
+// away, landing in the same pass, spins up and ends that pass early. The last
+// sub-step of the step then ran as a pass of its own, whose collide, for a
+// sixteenth of a step, found one corner of the plate within its reach; that
+// manifold was cached, and the next step (the plate had moved 0.9 mm and
+// turned 0.4 deg since) reused it for a whole step: another corner, coming
+// round at 4 m/s from 1.7 cm above the ground, had no point and went 5.2 cm
+// in. A cache now serves no longer reach than its own. Tolerance: the plate's
+// lowest corner at most 1 cm below the ground at the end of either step.
+TEST(SoakFindings, ManifoldOfAShortPassIsNotReusedForAWholeStep) {
+    World world = loadData("soak_seed742_step379_short_pass_cache.json");
+    const BodyId plate = world.findBody("b10");
+    ASSERT_TRUE(world.isValid(plate));
+    world.step();
+    ASSERT_GE(world.stats().mostPasses, 2) << "the step's pass no longer ends early: the case is gone";
+    const float afterLanding = depthBelowGround(world.body(plate));
+    world.step();
+    const float afterNextStep = depthBelowGround(world.body(plate));
+    std::printf("[ measured ] plate's lowest corner %.4f m, then %.4f m below the ground\n", afterLanding, afterNextStep);
+    EXPECT_LT(afterLanding, 0.01f);
+    EXPECT_LT(afterNextStep, 0.01f);
+}
+
 }  // namespace
 }  // namespace impulse

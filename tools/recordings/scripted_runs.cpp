@@ -39,7 +39,7 @@ ScriptedRun tunedThrow() {
                 if (step > grab && step <= release) {
                     // The cursor's path: up, then across toward +x +z, faster at the end.
                     const float t = float(step - grab) / float(release - grab);
-                    experiment.setDragTarget(vec3(3.7f + 2.5f * t * t, 2.2f + 1.5f * t, 2.0f + 1.5f * t * t));
+                    experiment.setDragTarget(vec3(3.7f + 1.8f * t * t, 2.2f + 1.5f * t, 2.0f + 1.0f * t * t));
                 }
                 if (step == tune) {
                     BodyDef def = world.bodyDef(box);
