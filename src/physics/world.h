@@ -246,6 +246,10 @@ private:
     /// Broadphase, narrowphase and manifold matching of a group's bodies for a
     /// pass of length dt; wakes the sleeping islands that awake bodies touch.
     void collide(float dt, PassGroup& group);
+    /// Collides each body that a pair may drive beyond its own reach
+    /// (Internals::drivenBodies) with the static bodies within that reach, at
+    /// that reach: new manifolds, or ones of a longer reach for pairs it had.
+    void collideDrivenWithStatic(float dt);
     void recoverFromNonFiniteState(BodyId failed);
     /// After a step: rest times, islands, and the islands that rested long enough put to sleep.
     void updateSleep(float dt);

@@ -68,6 +68,13 @@ struct SlotSets {
     }
 };
 
+/// A body that a pair in contact may drive farther in a pass than its own
+/// motion reaches (World::collide), and how much farther (m).
+struct DrivenBody {
+    uint32_t body = 0;
+    float reach = 0.0f;
+};
+
 /// Bodies that take a step's passes together (World::step): those a fast
 /// spinner may reach in the step take its extra passes, the others the
 /// settings' passes.
@@ -91,6 +98,8 @@ struct World::Internals {
     std::vector<uint8_t> present;
     std::vector<uint8_t> isStatic;
     std::vector<float> spinReach;  // how far each body's farthest point turns this pass, m
+    std::vector<uint32_t> staticBodies;     // of the pass group collide works on
+    std::vector<DrivenBody> drivenBodies;   // World::collideDrivenWithStatic
     std::vector<BodyPair> pairs;
     // The step's pass groups: the first takes the settings' passes (and is the
     // whole world while nothing spins fast), the others more, ascending.
