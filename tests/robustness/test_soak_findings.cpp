@@ -262,7 +262,7 @@ Throw throwAtGround(const BodyDef& body, int steps, const WorldSettings& setting
 // body's turn per pass within kMaxTurnPerPass. Here the same box, 32 throws at
 // the ground at 3 m/s in random orientations, spinning at 128 rad/s about
 // random axes. Tolerance: the lowest corner never more than 5 cm below the
-// ground (the soak allows 15 cm; resting contacts keep 5 mm).
+// ground (the soak's limit too; resting contacts keep 5 mm).
 TEST(SoakFindings, FastSpinningBoxDoesNotDigIntoTheGround) {
     Draws draw(11);
     float deepest = 0.0f;
