@@ -42,9 +42,10 @@ Validation checkPositiveSize(const std::string& field, float x) {
 
 Validation checkMagnitude(const std::string& field, const vec3& v, float limit, const char* unit) {
     if (auto error = checkFinite(field, v)) return error;
-    const float magnitude = glm::length(v);
-    if (magnitude > limit) {
-        return fail(field, "magnitude must be <= " + formatNumber(limit) + unit + " (got " + formatNumber(magnitude) + ")");
+    // Squared, as the step guard compares (World::firstNonFiniteBody): what it keeps passes.
+    if (glm::dot(v, v) > limit * limit) {
+        return fail(field, "magnitude must be <= " + formatNumber(limit) + unit + " (got " +
+                               formatNumber(glm::length(v)) + ")");
     }
     return std::nullopt;
 }
@@ -200,7 +201,7 @@ Validation validateBodyDef(const BodyDef& def) {
         if (def.mass <= 0.0f) return fail("mass", "must be > 0 (got " + formatNumber(def.mass) + ")");
         if (auto error = checkRange("mass", def.mass, kMinMass, kMaxMass, " kg")) return error;
     }
-    if (auto error = checkMagnitude("position", def.position, kMaxPosition, " m")) return error;
+    if (auto error = checkMagnitude("position", def.position, kBlownUpPosition, " m")) return error;
     if (!isFinite(def.orientation)) return fail("orientation", "must hold finite numbers");
     // The length itself must be representable: [1e20, 0, 0, 0] is finite but its length overflows.
     const float orientationLength = glm::length(def.orientation);
@@ -208,7 +209,7 @@ Validation validateBodyDef(const BodyDef& def) {
         return fail("orientation", "quaternion components must be at most 1e6 in magnitude");
     }
     if (orientationLength < 1e-6f) return fail("orientation", "must be a non-zero quaternion [w, x, y, z]");
-    if (auto error = checkMagnitude("linear_velocity", def.linearVelocity, kMaxSpeed, " m/s")) return error;
+    if (auto error = checkMagnitude("linear_velocity", def.linearVelocity, kBlownUpSpeed, " m/s")) return error;
     if (auto error = checkFinite("angular_velocity", def.angularVelocity)) return error;
     const float spin = glm::length(def.angularVelocity);
     if (spin > maxAngularSpeed(def.shape)) {

@@ -340,7 +340,7 @@ std::vector<BadInput> badInputs() {
          "bodies[0].inertia", "triangle inequality"},
         {"inertia far below the body's own", boxWith(R"("inertia": [[1e-6, 0, 0], [0, 1e-6, 0], [0, 0, 1e-6]])"),
          "bodies[0].inertia", "must be at least 0.001 of the shape's own tensor at the body's mass"},
-        {"position too far", oneBody(R"("shape": {"type": "sphere", "radius": 1}, "position": [1e6, 0, 0])"),
+        {"position too far", oneBody(R"("shape": {"type": "sphere", "radius": 1}, "position": [2e6, 0, 0])"),
          "bodies[0].position", "magnitude"},
         {"zero quaternion", boxWith(R"("orientation": [0, 0, 0, 0])"), "bodies[0].orientation",
          "zero quaternion"},
