@@ -563,6 +563,14 @@ void World::collectImpacts() {
 
 namespace {
 
+// Speculative reach of a pair: how far the closest features can approach this
+// pass, through the relative motion and through each body's spin.
+float speculativeMargin(const Body& a, const Body& b, const BodyPair& pair, float dt,
+                        const std::vector<float>& spinReach) {
+    return kSpeculativeDistance + dt * glm::length(b.linearVelocity - a.linearVelocity) + spinReach[pair.a] +
+           spinReach[pair.b];
+}
+
 // A pair's manifold at `margin` into `manifold` (and its cache, for box pairs):
 // last step's, carried by the bodies, while its cache holds, else the
 // narrowphase's. Inlined: it is the narrowphase loop's body.
@@ -673,10 +681,7 @@ void World::collide(float dt, PassGroup& group) {
         }
         const Body& a = bodies_[pair.a];
         const Body& b = bodies_[pair.b];
-        // Speculative reach: how far the closest features can approach this pass,
-        // through the relative motion and through each body's spin.
-        const float margin = kSpeculativeDistance + dt * glm::length(b.linearVelocity - a.linearVelocity) +
-                             in.spinReach[pair.a] + in.spinReach[pair.b];
+        const float margin = speculativeMargin(a, b, pair, dt, in.spinReach);
         // Both lists are sorted by pair key: walk them together to find last step's manifold.
         while (previousIndex < in.previousManifolds.size() && in.previousManifolds[previousIndex].key() < pair.key()) {
             ++previousIndex;
@@ -715,15 +720,13 @@ void World::collideDrivenWithStatic(float dt) {
     std::vector<ContactManifold>& manifolds = in.contacts.manifolds;
     const size_t collided = manifolds.size();
     for (const DrivenBody& drive : driven) {
-        const Body& body = bodies_[drive.body];
         const Aabb reach = grown(in.aabbs[drive.body], drive.reach);
-        const float margin = kSpeculativeDistance + dt * glm::length(body.linearVelocity) + in.spinReach[drive.body] +
-                             drive.reach;
         for (const uint32_t other : in.staticBodies) {
             if (!reach.overlaps(in.aabbs[other])) continue;
             const BodyPair pair{std::min(drive.body, other), std::max(drive.body, other)};
             const Body& a = bodies_[pair.a];
             const Body& b = bodies_[pair.b];
+            const float margin = speculativeMargin(a, b, pair, dt, in.spinReach) + drive.reach;
             const ContactManifold* previous = manifoldOf(in.previousManifolds, in.previousManifolds.size(), pair.key());
             Manifold manifold;
             ManifoldCache cache;
