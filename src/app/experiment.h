@@ -4,12 +4,15 @@
 // deletion, a mouse drag's begin and end, loading or resetting the scene) is a
 // Command value handed to apply(), which validates it, applies it and records
 // what it replaced and the step it was applied at. undo() and redo() walk that
-// record; a timeline and input recording build on it. No GL, SDL or ImGui here:
-// tests drive it.
+// record. Its parts: the edit history (src/app/undo_history.h), the run timeline
+// whose runs own their observations (src/app/run_timeline.h) and the ghost, a
+// previous run shown beside the current one (src/app/ghost_run.h). No GL, SDL or
+// ImGui here: tests drive it.
 #pragma once
 
-#include "app/observations.h"
-#include "app/run_history.h"
+#include "app/ghost_run.h"
+#include "app/run_timeline.h"
+#include "app/undo_history.h"
 #include "physics/world.h"
 #include "scene/scene.h"
 
@@ -21,148 +24,6 @@
 #include <vector>
 
 namespace impulse::app {
-
-/// Replaces the whole definition (properties and state) of a body.
-struct SetBody {
-    BodyId body;
-    BodyDef def;
-};
-struct SetWorldSettings {
-    WorldSettings settings;
-};
-/// The mouse drag's spring, used by the next grab and by the one in progress.
-struct SetDragSettings {
-    DragSettings settings;
-};
-/// Creates a body; `selectIt` makes it the selection (a spawned box is, a shot is not).
-struct SpawnBody {
-    BodyDef def;
-    bool selectIt = false;
-};
-struct DeleteBody {
-    BodyId body;
-};
-/// Grabs a body at a world point with the experiment's drag settings.
-struct BeginDrag {
-    BodyId body;
-    vec3 point{0.0f};
-};
-/// Lets go of the dragged body; it keeps its velocity (a throw).
-struct EndDrag {};
-/// Replaces the world with a new scene; `path` is where it came from ("" for none).
-struct LoadScene {
-    scene::Scene scene;
-    std::string path;
-};
-/// Rebuilds the world from the scene as loaded (never refused).
-struct ResetScene {};
-
-using Command = std::variant<SetBody, SetWorldSettings, SetDragSettings, SpawnBody, DeleteBody, BeginDrag, EndDrag,
-                             LoadScene, ResetScene>;
-
-/// The experiment as a scene load or reset replaced it.
-struct ExperimentState {
-    World world;
-    scene::Scene scene;
-    std::string scenePath;
-    double simulatedTime = 0.0;
-};
-
-/// What an applied command replaced, for undo: the values it overwrote. Only the fields
-/// of the command's kind are set. A body that comes back (an undone deletion, a redone
-/// spawn) gets a new handle, as World never hands out one twice: the history's handles
-/// of it are then rewritten to the new one.
-struct Replaced {
-    BodyId selection;                        ///< every command: the selection before
-    std::optional<BodyDef> body;             ///< SetBody, DeleteBody: the body's definition before
-    std::optional<WorldSettings> settings;   ///< SetWorldSettings
-    std::optional<DragSettings> dragSettings;  ///< SetDragSettings
-    std::optional<DragState> drag;           ///< BeginDrag, EndDrag, DeleteBody: the drag before
-    BodyId created;                          ///< SpawnBody: the body it made (removing it undoes the spawn)
-    /// LoadScene, ResetScene: the whole world, scene and path before (shared: large). Undo
-    /// swaps it with the experiment in force, so that redo puts that one back as it was.
-    std::shared_ptr<ExperimentState> experiment;
-};
-
-/// One entry of the edit history.
-struct AppliedEdit {
-    Command command;
-    Replaced before;
-    /// World::stepCount() when it was applied: steps since the scene was last loaded or
-    /// reset (for LoadScene and ResetScene, of the world they replaced).
-    uint64_t step = 0;
-    /// Counts up over the experiment's life: tells "the edit in force when saved" apart.
-    uint64_t serial = 0;
-};
-
-/// Undo and redo pass over the mouse drag's begin and end: they are kept in the record
-/// but are not edits (their effect is motion, which a later timeline rewinds).
-bool isUndoable(const Command& command);
-/// LoadScene and ResetScene put a new world in force (the views of the old one go).
-bool restartsWorld(const Command& command);
-/// What an entry did, for the undo and redo buttons' tooltips ("crate: mass, e").
-std::string describe(const AppliedEdit& edit);
-
-/// The run's inputs besides commands: undo and redo (inputs like any edit: the
-/// edit history they walk is the one the run's log built), and the drag's target.
-struct UndoInput {};
-struct RedoInput {};
-struct DragTargetInput {
-    vec3 target{0.0f};
-};
-using RunInput = std::variant<Command, UndoInput, RedoInput, DragTargetInput>;
-
-/// The edit history's entries, shared with the books of the run's inputs (an entry
-/// that changes in place, a handle renamed or a deletion re-recorded, is copied first).
-using EditHistory = std::vector<std::shared_ptr<AppliedEdit>>;
-
-/// The edit history as an input left it: a branch at an earlier step takes it back.
-struct EditBook {
-    EditHistory history;
-    size_t undone = 0;
-    uint64_t savedSerial = 0;
-    DragSettings dragSettings;
-};
-
-/// One input of the run and the step it took effect at (World::stepCount() then):
-/// before that step's motion, after the inputs logged before it at the same step.
-struct LoggedInput {
-    uint64_t step = 0;
-    RunInput input;
-    /// The edit history right after it; null for a drag target, which leaves it as it was.
-    std::shared_ptr<const EditBook> book;
-    /// Its number in the experiment: runs that share an input (a branch copies the
-    /// inputs before it) share its number, so two runs part at their first input not shared.
-    uint64_t serial = 0;
-};
-
-/// What an input did, for the timeline's marks ("crate: mass", "undo spawn box_1", "grab").
-std::string describe(const LoggedInput& input);
-
-/// A run: its starting state (the first keyframe), its logged inputs and its keyframes.
-struct Run {
-    std::vector<LoggedInput> inputs;  ///< ascending step
-    RunHistory keyframes;
-    uint64_t end = 0;  ///< last recorded step
-    size_t inputBytes = 0;  ///< what `inputs` holds (Experiment::historyBytes)
-    std::shared_ptr<const EditBook> startBook;  ///< the edit history when it began
-    /// Of a run in previousRuns(): the step at which it and the current run go their own ways.
-    uint64_t leftAt = 0;
-    uint64_t start() const { return keyframes.keyframes().front().world->stepCount(); }
-};
-
-/// How far a body of the ghost run is from the same body (same handle) now.
-struct BodyDivergence {
-    BodyId body;
-    float distance = 0.0f;  ///< between the centres of mass, m
-    float angle = 0.0f;     ///< of the rotation from one orientation to the other, rad
-};
-/// The worst of the bodies at one step: the farthest and the most turned.
-struct Divergence {
-    uint64_t step = 0;
-    BodyDivergence farthest;
-    BodyDivergence mostTurned;
-};
 
 class Experiment {
 public:
@@ -195,12 +56,12 @@ public:
     /// oldest first. A load or reset (or undoing one) starts a new run; an input
     /// while an earlier step is shown (seek) continues from there as a new run,
     /// and the old one is kept whole in previousRuns().
-    const Run& run() const { return run_; }
-    const std::vector<LoggedInput>& runInputs() const { return run_.inputs; }
-    const RunHistory& runHistory() const { return run_.keyframes; }
+    const Run& run() const { return runs_.run(); }
+    const std::vector<LoggedInput>& runInputs() const { return run().inputs; }
+    const RunHistory& runHistory() const { return run().keyframes; }
     /// First and last recorded step of the run, and the one shown.
-    uint64_t runStart() const { return run_.start(); }
-    uint64_t runEnd() const { return run_.end; }
+    uint64_t runStart() const { return run().start(); }
+    uint64_t runEnd() const { return run().end; }
     uint64_t shownStep() const { return world_.stepCount(); }
     /// Shows the run at `step` (clamped to the run): the world, its last step's stats
     /// and contacts as they were, from the keyframe before it and the logged inputs
@@ -210,35 +71,36 @@ public:
     /// everything historyBytes() counts. The previous runs get at most a quarter of
     /// it each (counting what they share with the run); the run's keyframes are
     /// thinned to fit beside them.
-    void setHistoryBudget(size_t bytes);
+    void setHistoryBudget(size_t bytes) { runs_.setBudget(bytes); }
     /// Bytes the history holds: the keyframes of the run and of the previous runs
     /// (each snapshot, full snapshot and set of body properties once, however many
     /// runs share it) and each run's input log (its entries and their books' lists
     /// of edit-history entries; the entries themselves are the undo history's).
-    size_t historyBytes() const { return historyBytes_; }
+    size_t historyBytes() const { return runs_.historyBytes(); }
 
     /// The runs that branches replaced, oldest first (the newest kPreviousRunsKept; a
     /// load or reset forgets them). A branch makes the run it replaced the ghost.
-    const std::vector<Run>& previousRuns() const { return previousRuns_; }
-    static constexpr size_t kPreviousRunsKept = 2;
+    const std::vector<Run>& previousRuns() const { return runs_.previousRuns(); }
+    static constexpr size_t kPreviousRunsKept = RunTimeline::kPreviousRunsKept;
     /// How many times an input at an earlier step has continued the run as a new one.
-    uint64_t branchCount() const { return branchCount_; }
+    uint64_t branchCount() const { return runs_.branchCount(); }
     /// The previous run shown as the ghost; none when hidden.
-    std::optional<size_t> ghost() const { return ghost_; }
+    std::optional<size_t> ghost() const { return ghost_.index(); }
     /// Shows previousRuns()[index] as the ghost, or hides it (nullopt or no such run).
     void setGhost(std::optional<size_t> index);
-    /// The ghost run becomes the current one, shown at the same step (within it),
-    /// and the current one becomes the ghost. Nothing happens without a ghost.
+    /// The ghost run becomes the current one, shown at the same step (within it), with
+    /// its own observations and edit history, and the current one becomes the ghost.
+    /// Nothing happens without a ghost.
     void promoteGhost();
     /// The ghost run's world at the shown step (at its end if it ended before);
     /// null without a ghost. Playing forward steps it with the run, a seek seeks it.
-    const World* ghostWorld() const { return ghost_ ? &ghostWorld_ : nullptr; }
+    const World* ghostWorld() const { return ghost_.world(); }
     /// Per body of the world shown that the ghost has too (same handle).
-    std::vector<BodyDivergence> divergence() const;
+    std::vector<BodyDivergence> divergence() const { return ghost_.divergence(world_); }
     /// The worst of divergence() at the shown step.
-    Divergence worstDivergence() const;
+    Divergence worstDivergence() const { return ghost_.worstDivergence(world_); }
     /// The worst divergence at each step shown with this ghost, ascending steps.
-    const std::vector<Divergence>& divergenceSeries() const { return divergenceSeries_; }
+    const std::vector<Divergence>& divergenceSeries() const { return ghost_.divergenceSeries(); }
 
     /// Selects a body, or none for a null or stale handle. Not an edit: the world is unchanged.
     void select(BodyId id);
@@ -250,16 +112,17 @@ public:
     const DragSettings& dragSettings() const { return dragSettings_; }
     /// Simulated seconds since the scene was last loaded or reset.
     double simulatedTime() const { return simulatedTime_; }
-    /// The run's impact log and plotted series, recorded as the run grows (a branch
-    /// forgets what came after its step; a new run starts them again).
-    const Observations& observations() const { return observations_; }
-    Observations& observations() { return observations_; }
+    /// The observations of the run shown (its impact log, plotted series and trails),
+    /// recorded as the run grows: each run owns its own (a branch keeps what came
+    /// before its step; a promoted run brings its own back; a new run starts them again).
+    const Observations& observations() const { return run().observations; }
+    Observations& observations() { return runs_.observations(); }
     /// Every applied command, oldest first; the last redoCount() of them are undone.
-    const EditHistory& history() const { return history_; }
+    const EditHistory& history() const { return edits_.entries(); }
     /// Most entries history() keeps (the oldest go first), and most of them that hold a
     /// whole experiment (a load or reset keeps the world it replaced).
-    static constexpr size_t kHistoryLimit = 1000;
-    static constexpr size_t kExperimentsKeptLimit = 20;
+    static constexpr size_t kHistoryLimit = UndoHistory::kLimit;
+    static constexpr size_t kExperimentsKeptLimit = UndoHistory::kExperimentsKeptLimit;
 
     /// Reverts the latest edit in force on the world as it is now: only the values it
     /// changed go back (a body's mass, not where the body has moved since); a deleted
@@ -268,18 +131,18 @@ public:
     Validation undo();
     /// Applies the latest undone edit again, the same way.
     Validation redo();
-    bool canUndo() const { return undoIndex().has_value(); }
-    bool canRedo() const { return redoIndex().has_value(); }
+    bool canUndo() const { return edits_.undoIndex().has_value(); }
+    bool canRedo() const { return edits_.redoIndex().has_value(); }
     /// The entry undo() / redo() would take back or apply again; null when none.
-    const AppliedEdit* nextUndo() const;
-    const AppliedEdit* nextRedo() const;
-    size_t redoCount() const { return undone_; }
+    const AppliedEdit* nextUndo() const { return edits_.nextUndo(); }
+    const AppliedEdit* nextRedo() const { return edits_.nextRedo(); }
+    size_t redoCount() const { return edits_.undone(); }
 
     /// Edits since the scene was last opened or saved (a load, or undoing back to the
     /// state last saved, counts as saved).
-    bool hasUnsavedEdits() const { return latestEditInForce() != savedSerial_; }
+    bool hasUnsavedEdits() const { return edits_.hasUnsavedEdits(); }
     /// The world as it is now is in a file: after save() by the app and for tests.
-    void markSaved() { savedSerial_ = latestEditInForce(); }
+    void markSaved() { edits_.markSaved(); }
 
 private:
     // One per command kind: validate, fill `before`, apply. A refusal must change nothing.
@@ -294,8 +157,6 @@ private:
     Validation applyCommand(const ResetScene& c, Replaced& before);
     /// Keeps the experiment as it is in `before`, then builds a fresh world from `scene`.
     void restart(Replaced& before, scene::Scene scene, std::string path);
-    /// Entry i, copied first if a book of the run shares it, to be changed in place.
-    AppliedEdit& ownEntry(size_t i);
     /// Puts back or applies again one entry (see undo()); a refusal changes nothing.
     Validation revert(AppliedEdit& edit);
     Validation reapply(AppliedEdit& edit);
@@ -314,27 +175,12 @@ private:
     Validation redoNow();
     EditBook currentBook() const;
     void useBook(const EditBook& book);
-    /// The edit history as it was at `step` of the run.
-    const EditBook& bookAt(uint64_t step) const;
     /// The run continues from `step` as a new one: the old one is kept as the ghost.
     void branchAt(uint64_t step);
     /// Brings the ghost's world to the shown step and notes its divergence.
-    void followGhost();
+    void followGhost() { ghost_.follow(runs_.previousRuns(), world_); }
     /// A new run starting with the world as it is now.
     void startRun();
-    /// Logs an input of the run at the shown step.
-    void logInput(RunInput input, std::shared_ptr<const EditBook> book);
-    /// Thins the keyframes until historyBytes() fits the budget (or only keyframes
-    /// that must stay are left).
-    void fitHistoryToBudget();
-    /// historyBytes() counted anew (fitHistoryToBudget keeps it after every change).
-    size_t countHistoryBytes() const;
-    /// Drops the oldest entries beyond kHistoryLimit and kExperimentsKeptLimit.
-    void trimHistory();
-    std::optional<size_t> undoIndex() const;
-    std::optional<size_t> redoIndex() const;
-    /// Serial of the latest undoable entry in force, 0 for none.
-    uint64_t latestEditInForce() const;
 
     World world_;
     scene::Scene scene_;
@@ -342,22 +188,9 @@ private:
     BodyId selected_;
     DragSettings dragSettings_;
     double simulatedTime_ = 0.0;
-    EditHistory history_;
-    size_t undone_ = 0;  // entries at the end of history_ that are undone
-    uint64_t nextSerial_ = 1;
-    uint64_t savedSerial_ = 0;
-    Observations observations_;
-    Run run_;
-    std::vector<Run> previousRuns_;
-    size_t historyBudget_ = RunHistory::kDefaultBudgetBytes;
-    size_t historyBytes_ = 0;
-    std::optional<size_t> ghost_;
-    World ghostWorld_;
-    double ghostTime_ = 0.0;
-    bool ghostFollowing_ = false;  // ghostWorld_ is the ghost run's, at an earlier shown step
-    std::vector<Divergence> divergenceSeries_;
-    uint64_t branchCount_ = 0;
-    uint64_t inputsLogged_ = 0;  ///< the serial of the next input logged
+    UndoHistory edits_;
+    RunTimeline runs_;
+    GhostRun ghost_;
 };
 
 }  // namespace impulse::app

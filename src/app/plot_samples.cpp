@@ -4,6 +4,7 @@
 
 #include "physics/shape.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -94,6 +95,26 @@ void PlotSamples::forgetAfter(uint64_t step) {
         steps_.pop_back();
         times_.pop_back();
         for (PlotSeries& s : series_) s.values.pop_back();
+    }
+}
+
+void PlotSamples::showSeriesOf(const PlotSamples& chosen) {
+    std::vector<PlotSeries> shown;
+    for (const PlotSeries& c : chosen.series_) {
+        const auto same = [&](const PlotSeries& s) { return s.body == c.body && s.quantity == c.quantity; };
+        const auto own = std::find_if(series_.begin(), series_.end(), same);
+        if (own != series_.end()) {
+            shown.push_back(std::move(*own));
+        } else {
+            PlotSeries added{c.body, c.bodyName, c.quantity, {}};
+            added.values.assign(steps_.size(), std::numeric_limits<float>::quiet_NaN());
+            shown.push_back(std::move(added));
+        }
+    }
+    series_ = std::move(shown);
+    if (series_.empty()) {
+        steps_.clear();
+        times_.clear();
     }
 }
 

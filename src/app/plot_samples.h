@@ -64,6 +64,9 @@ public:
     /// the same name in it (a series whose body is not there goes too).
     void rebind(const World& world);
 
+    /// Another run's samples are shown: keeps this run's values of the series `chosen`
+    /// holds, adds the ones it lacks (NaN: not sampled in this run) and drops the rest.
+    void showSeriesOf(const PlotSamples& chosen);
     const std::vector<PlotSeries>& series() const { return series_; }
     const std::deque<uint64_t>& steps() const { return steps_; }
     const std::deque<double>& times() const { return times_; }
