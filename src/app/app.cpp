@@ -1055,6 +1055,7 @@ double App::simulate(double frameSeconds) {
             panels_.stats().push(ui::measure(world, static_cast<float>(ms)));
         }
     }
+    reportBodiesLeftBounds();
     // No step measured the world (paused, or shown by a seek): the totals follow edits
     // (gravity, a moved body) and the step shown here.
     if (stepped == 0) panels_.stats().refreshLatest(ui::measure(world, panels_.stats().latest().stepMs));
@@ -1379,6 +1380,18 @@ void App::updateTitle() {
     if (!window_ || title == title_) return;
     SDL_SetWindowTitle(window_, title.c_str());
     title_ = std::move(title);
+}
+
+void App::reportBodiesLeftBounds() {
+    const std::vector<BodyLeftBounds> left = experiment_.takeBodiesLeftBounds();
+    if (left.empty()) return;
+    std::string names;
+    for (const BodyLeftBounds& body : left) names += (names.empty() ? "'" : ", '") + body.name + "'";
+    const bool one = left.size() == 1;
+    const std::string note = names + " left the world bounds and " + (one ? "was" : "were") +
+                             " removed (Ctrl+Z brings " + (one ? "it" : "each") + " back)";
+    panels_.setMessage(note, false);
+    std::printf("impulse-lab: %s\n", note.c_str());  // for logs and the app tests
 }
 
 std::string App::undoHint(bool hadUnsavedEdits) const {

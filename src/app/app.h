@@ -125,6 +125,8 @@ private:
     void exportData(const ui::TextExport& table, bool confirmed);
     void updateTitle();
     /// After an undoable load or reset that replaced unsaved edits: how to get them back.
+    /// The bodies the last steps removed for leaving the world's bounds, in the message line.
+    void reportBodiesLeftBounds();
     std::string undoHint(bool hadUnsavedEdits) const;
     /// Applies a command and shows a refusal in the Scene panel, prefixed with `what`.
     void applyOrReport(Command command, const char* what);

@@ -298,8 +298,16 @@ void Experiment::step() {
         simulatedTime_ += world_.settings().timestep;
         runs_.grew(world_, simulatedTime_);
         observed.record(world_, simulatedTime_);
+        removeBodiesOutsideBounds();
     }
     followGhost();
+}
+
+void Experiment::removeBodiesOutsideBounds() {
+    for (BodyId id : world_.bodiesOutsideBounds()) {
+        BodyLeftBounds left{world_.body(id).name, world_.stepCount(), world_.body(id).position};
+        if (!apply(DeleteBody{id, true})) bodiesLeftBounds_.push_back(std::move(left));
+    }
 }
 
 void Experiment::seek(uint64_t step) {

@@ -20,10 +20,18 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 namespace impulse::app {
+
+/// A body the experiment removed after a step because it left the world's bounds.
+struct BodyLeftBounds {
+    std::string name;
+    uint64_t step = 0;  ///< World::stepCount() after the step that took it out
+    vec3 position{0.0f};  ///< its centre of mass then, m
+};
 
 class Experiment {
 public:
@@ -46,8 +54,12 @@ public:
 
     /// Advances the world by one step of settings().timestep. While an earlier step
     /// is shown, the step is the recorded run's next one (with its inputs); at the
-    /// run's end the run goes on and is recorded.
+    /// run's end the run goes on and is recorded, and each dynamic body the step took
+    /// out of the world's bounds is removed by an undoable edit (DeleteBody::leftBounds,
+    /// an input of the run like any other, which a replay makes again by itself).
     void step();
+    /// The bodies removed for leaving the bounds since the last call, oldest first.
+    std::vector<BodyLeftBounds> takeBodiesLeftBounds() { return std::exchange(bodiesLeftBounds_, {}); }
     /// Moves the grabbed point's target (the cursor); not an edit, as it changes every
     /// frame, but an input of the run when it changes the target.
     void setDragTarget(const vec3& target);
@@ -181,6 +193,8 @@ private:
     void followGhost() { ghost_.follow(runs_.previousRuns(), world_); }
     /// A new run starting with the world as it is now.
     void startRun();
+    /// Removes (as edits) the dynamic bodies outside the world's bounds after a step.
+    void removeBodiesOutsideBounds();
 
     World world_;
     scene::Scene scene_;
@@ -191,6 +205,7 @@ private:
     UndoHistory edits_;
     RunTimeline runs_;
     GhostRun ghost_;
+    std::vector<BodyLeftBounds> bodiesLeftBounds_;
 };
 
 }  // namespace impulse::app

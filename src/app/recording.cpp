@@ -322,6 +322,9 @@ std::variant<Recording, std::string> captureRecording(const Experiment& experime
         // A load or reset starts a new run, so a run never logs one; a file must not say otherwise.
         const auto* command = std::get_if<Command>(&logged.input);
         if (command && restartsWorld(*command)) return std::string("this run cannot be saved: it holds a load or reset");
+        // The replay's own steps take the body out of the bounds again and remove it.
+        const auto* deleted = command ? std::get_if<DeleteBody>(command) : nullptr;
+        if (deleted && deleted->leftBounds) continue;
         recording.inputs.push_back(RecordedInput{logged.step, logged.input});
     }
     return recording;

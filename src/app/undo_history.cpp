@@ -82,8 +82,9 @@ std::string describe(const AppliedEdit& edit) {
         std::string operator()(const SetWorldSettings&) const { return "world settings"; }
         std::string operator()(const SetDragSettings&) const { return "mouse drag settings"; }
         std::string operator()(const SpawnBody& c) const { return "spawn " + c.def.name; }
-        std::string operator()(const DeleteBody&) const {
-            return "delete " + (before.body ? before.body->name : std::string("body"));
+        std::string operator()(const DeleteBody& c) const {
+            const std::string name = before.body ? before.body->name : std::string("body");
+            return c.leftBounds ? "remove " + name + " (left the world bounds)" : "delete " + name;
         }
         std::string operator()(const BeginDrag&) const { return "grab"; }
         std::string operator()(const EndDrag&) const { return "release"; }

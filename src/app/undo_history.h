@@ -35,6 +35,8 @@ struct SpawnBody {
 };
 struct DeleteBody {
     BodyId body;
+    /// The experiment removed it, as it left the world's bounds (WorldSettings::bounds).
+    bool leftBounds = false;
 };
 /// Grabs a body at a world point with the experiment's drag settings.
 struct BeginDrag {

@@ -59,9 +59,13 @@ constexpr const char* kUsage =
     "                 sleeping_bodies (asleep after the last step; 0 unless world.sleeping)\n"
     "                 and spin_clamped (bodies whose spin a step clamped to the limit\n"
     "                 on the speed of their farthest point, summed over the steps)\n"
+    "                 and left_bounds (the bodies removed for leaving world.bounds)\n"
     "  --threads T    threads sharing the solver's sweeps (1 <= T <= 64, default 1);\n"
     "                 results are bit-identical for every T\n"
     "  --help         show this text\n"
+    "\n"
+    "A dynamic body whose centre of mass leaves the world's bounds (world.bounds) is\n"
+    "removed after that step, with a line on stderr naming it.\n"
     "\n"
     "Exit status: 0 success, 2 invalid input, 1 internal failure (e.g. non-finite state).\n";
 
@@ -210,8 +214,32 @@ ordered_json dvec(const glm::dvec3& v) {
 }
 
 
+// A dynamic body that left the world's bounds, reported on stderr as it is removed and
+// listed in the summary.
+struct LeftBounds {
+    std::string name;
+    long long step = 0;
+};
+
+void reportLeftBounds(const std::string& name, long long step, const impulse::vec3& position) {
+    std::fprintf(stderr, "impulse-sim: step %lld: body '%s' left the world bounds at (%.1f, %.1f, %.1f) m: removed\n", step,
+                 name.c_str(), double(position.x), double(position.y), double(position.z));
+}
+
+// Removes the dynamic bodies outside the world's bounds after a step; true when it removed one.
+bool removeBodiesOutsideBounds(World& world, long long step, std::vector<LeftBounds>& left) {
+    const std::vector<BodyId> outside = world.bodiesOutsideBounds();
+    for (BodyId id : outside) {
+        reportLeftBounds(world.body(id).name, step, world.body(id).position);
+        left.push_back({world.body(id).name, step});
+        world.removeBody(id);
+    }
+    return !outside.empty();
+}
+
 ordered_json summarise(const World& world, const std::vector<BodyId>& ids, long long steps,
-                       double simulatedTime, double wallSeconds, std::vector<double> stepMs) {
+                       double simulatedTime, double wallSeconds, std::vector<double> stepMs,
+                       const std::vector<LeftBounds>& leftBounds) {
 
     ordered_json bodies = ordered_json::array();
     double maxSpeed = 0.0;
@@ -243,6 +271,9 @@ ordered_json summarise(const World& world, const std::vector<BodyId>& ids, long 
     summary["max_speed"] = maxSpeed;
     summary["sleeping_bodies"] = world.stats().sleepingBodies;
     summary["spin_clamped"] = world.spinClampCount();
+    ordered_json left = ordered_json::array();
+    for (const LeftBounds& body : leftBounds) left.push_back(ordered_json{{"name", body.name}, {"step", body.step}});
+    summary["left_bounds"] = std::move(left);
     return summary;
 }
 
@@ -297,9 +328,9 @@ bool reportedNonFinite(const World& world, long long step) {
 }
 
 int printSummary(const World& world, long long steps, double simulatedTime, double wallSeconds,
-                 std::vector<double> stepMs) {
+                 std::vector<double> stepMs, const std::vector<LeftBounds>& leftBounds) {
     const std::string text =
-        summarise(world, world.bodyIds(), steps, simulatedTime, wallSeconds, std::move(stepMs)).dump(2);
+        summarise(world, world.bodyIds(), steps, simulatedTime, wallSeconds, std::move(stepMs), leftBounds).dump(2);
     std::fprintf(stdout, "%s\n", text.c_str());
     return std::fflush(stdout) == 0 ? 0 : 1;
 }
@@ -329,8 +360,9 @@ int run(const Options& options) {
     world.setThreadCount(options.threads);  // checked while parsing
 
     const float dt = world.settings().timestep;
-    const std::vector<BodyId> ids = world.bodyIds();
-    const std::vector<std::string> names = impulse::scene::stateCsvNames(world, ids);
+    std::vector<BodyId> ids = world.bodyIds();
+    std::vector<std::string> names = impulse::scene::stateCsvNames(world, ids);
+    std::vector<LeftBounds> leftBounds;
 
     CsvFile csv;
     if (!options.csvPath.empty()) {
@@ -349,6 +381,10 @@ int run(const Options& options) {
             csv.close();
             return 1;
         }
+        if (removeBodiesOutsideBounds(world, step, leftBounds)) {
+            ids = world.bodyIds();
+            names = impulse::scene::stateCsvNames(world, ids);
+        }
         if (step % options.every == 0 || step == options.steps) {
             csv.rows(world, ids, names, step, static_cast<double>(step) * static_cast<double>(dt));
         }
@@ -357,7 +393,7 @@ int run(const Options& options) {
     if (!csv.close()) return 1;
     if (!options.summary) return 0;
     return printSummary(world, options.steps, static_cast<double>(options.steps) * static_cast<double>(dt),
-                        wallSeconds, std::move(stepMs));
+                        wallSeconds, std::move(stepMs), leftBounds);
 }
 
 // --replay: the recording's run through an Experiment, as the app ran it. The CSV
@@ -377,6 +413,7 @@ int replay(const Options& options) {
     std::vector<double> stepMs;
     stepMs.reserve(static_cast<std::size_t>(steps));
     bool nonFinite = false;
+    std::vector<LeftBounds> leftBounds;
     Clock::time_point stepStart = Clock::now();
     const Clock::time_point runStart = stepStart;
     const auto observe = [&](const World& world) {
@@ -385,6 +422,10 @@ int replay(const Options& options) {
         if (reportedNonFinite(world, step)) {
             nonFinite = true;
             return false;
+        }
+        for (const impulse::app::BodyLeftBounds& left : experiment.takeBodiesLeftBounds()) {
+            reportLeftBounds(left.name, step, left.position);
+            leftBounds.push_back({left.name, step});
         }
         if (step % options.every == 0 || step == steps) {
             const std::vector<BodyId> ids = world.bodyIds();
@@ -402,7 +443,8 @@ int replay(const Options& options) {
     const double wallSeconds = millisecondsSince(runStart) / 1000.0;
     if (!csv.close() || nonFinite) return 1;
     if (!options.summary) return 0;
-    return printSummary(experiment.world(), steps, experiment.simulatedTime(), wallSeconds, std::move(stepMs));
+    return printSummary(experiment.world(), steps, experiment.simulatedTime(), wallSeconds, std::move(stepMs),
+                        leftBounds);
 }
 
 }  // namespace

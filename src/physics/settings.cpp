@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace impulse {
 
@@ -72,6 +73,18 @@ Validation validateSettings(const WorldSettings& s) {
     }
     if (!isFinite(s.sleepTime) || s.sleepTime <= 0.0f || s.sleepTime > kMaxSleepTime) {
         return fail("sleep_time", "must be a number in (0, 1000] s");
+    }
+    // Within the step guard's reach: beyond it no body stays to be removed.
+    const auto withinGuard = [](const vec3& v) { return isFinite(v) && glm::all(glm::lessThanEqual(glm::abs(v), vec3(kBlownUpPosition))); };
+    if (!withinGuard(s.bounds.min)) return fail("bounds.min", "must hold finite numbers in [-1e6, 1e6] m");
+    if (!withinGuard(s.bounds.max)) return fail("bounds.max", "must hold finite numbers in [-1e6, 1e6] m");
+    for (int axis = 0; axis < 3; ++axis) {
+        if (!(s.bounds.min[axis] < s.bounds.max[axis])) {
+            char detail[96];
+            std::snprintf(detail, sizeof detail, "%c: min %g >= max %g", "xyz"[axis], double(s.bounds.min[axis]),
+                          double(s.bounds.max[axis]));
+            return fail("bounds", std::string("min must be less than max on every axis (") + detail + ")");
+        }
     }
     return std::nullopt;
 }

@@ -29,6 +29,17 @@ std::optional<RestitutionCombine> parseRestitutionCombine(const std::string& tex
 std::optional<FrictionCombine> parseFrictionCombine(const std::string& text);
 
 /// World settings; the defaults are those of the scene format.
+/// The world's box (m, world frame): a dynamic body whose centre of mass leaves it
+/// is out of the experiment (World::bodiesOutsideBounds; the app and impulse-sim
+/// remove it). Generous around the presets, which all lie within 50 m of the origin;
+/// the floor is 100 m below it, about 4.5 s of a fall.
+struct WorldBounds {
+    vec3 min{-1000.0f, -100.0f, -1000.0f};
+    vec3 max{1000.0f, 1000.0f, 1000.0f};
+    bool operator==(const WorldBounds& o) const { return min == o.min && max == o.max; }
+    bool operator!=(const WorldBounds& o) const { return !(*this == o); }
+};
+
 struct WorldSettings {
     vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
     float timestep = 1.0f / 60.0f;     ///< s, one call of World::step()
@@ -44,6 +55,7 @@ struct WorldSettings {
     bool sleeping = false;
     float sleepSpeed = 0.05f;  ///< m/s: a body rests while no point of it moves faster
     float sleepTime = 0.5f;    ///< s
+    WorldBounds bounds;
 };
 
 /// Field names are those of the scene file's "world" object.

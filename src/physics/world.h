@@ -135,6 +135,9 @@ public:
     const Body& body(BodyId id) const;
     /// Finds a body by name; null handle when absent.
     BodyId findBody(const std::string& name) const;
+    /// The dynamic bodies whose centre of mass is outside settings().bounds, in index
+    /// order. Only a query: the step moves them as any other body.
+    std::vector<BodyId> bodiesOutsideBounds() const;
 
     /// The body's current definition (properties and state), for editing.
     BodyDef bodyDef(BodyId id) const;

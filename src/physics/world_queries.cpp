@@ -1,4 +1,5 @@
-// What World answers without changing anything: ray casts, the contact
+// What World answers without changing anything: ray casts, the bodies outside
+// the bounds, the contact
 // inspector's points, energies and momenta, and the non-finite guard's check.
 #include "physics/world.h"
 
@@ -10,6 +11,21 @@
 #include <cmath>
 
 namespace impulse {
+
+std::vector<BodyId> World::bodiesOutsideBounds() const {
+    const WorldBounds& bounds = settings_.bounds;
+    std::vector<BodyId> outside;
+    for (uint32_t i = 0; i < bodies_.size(); ++i) {
+        const Body& body = bodies_[i];
+        if (!body.isAlive() || body.isStatic) continue;
+        const vec3& p = body.position;
+        // Written so that a non-finite position counts as outside.
+        const bool inside = p.x >= bounds.min.x && p.x <= bounds.max.x && p.y >= bounds.min.y &&
+                            p.y <= bounds.max.y && p.z >= bounds.min.z && p.z <= bounds.max.z;
+        if (!inside) outside.push_back(idOf(i));
+    }
+    return outside;
+}
 
 std::optional<RayHit> World::rayCast(const vec3& origin, const vec3& direction, float maxDistance) const {
     const float length = glm::length(direction);

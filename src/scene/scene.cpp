@@ -428,7 +428,7 @@ WorldSettings readSettings(const json& j, const std::string& path, int version) 
     checkKeys(j, path,
               {"gravity", "timestep", counts.passes, counts.subSteps, "position_iterations",
                "restitution_threshold", "restitution_combine", "friction_combine", "warm_starting",
-               "sleeping", "sleep_speed", "sleep_time"});
+               "sleeping", "sleep_speed", "sleep_time", "bounds"});
     WorldSettings s;
     auto has = [&](const char* key) { return j.contains(key); };
     auto at = [&](const char* key) -> const json& { return j.at(key); };
@@ -460,6 +460,13 @@ WorldSettings readSettings(const json& j, const std::string& path, int version) 
     if (has("sleeping")) s.sleeping = readBool(at("sleeping"), join(path, "sleeping"));
     if (has("sleep_speed")) s.sleepSpeed = readFloat(at("sleep_speed"), join(path, "sleep_speed"));
     if (has("sleep_time")) s.sleepTime = readFloat(at("sleep_time"), join(path, "sleep_time"));
+    if (has("bounds")) {
+        const std::string p = join(path, "bounds");
+        requireObject(at("bounds"), p);
+        checkKeys(at("bounds"), p, {"min", "max"});
+        s.bounds.min = readVec3(requireKey(at("bounds"), "min", p), join(p, "min"));
+        s.bounds.max = readVec3(requireKey(at("bounds"), "max", p), join(p, "max"));
+    }
     return s;
 }
 
@@ -693,6 +700,13 @@ ordered_json settingsJson(const WorldSettings& s) {
     w["sleeping"] = s.sleeping;
     w["sleep_speed"] = number(s.sleepSpeed);
     w["sleep_time"] = number(s.sleepTime);
+    // Written only when not the default, which a file without the key gets.
+    if (s.bounds != WorldBounds{}) {
+        ordered_json bounds = ordered_json::object();
+        bounds["min"] = array(s.bounds.min);
+        bounds["max"] = array(s.bounds.max);
+        w["bounds"] = std::move(bounds);
+    }
     return w;
 }
 

@@ -265,8 +265,31 @@ TEST_F(ImpulseSim, ThreadsGiveTheSameBytes) {
     EXPECT_EQ(readFile(one), readFile(two));
 }
 
+// A body that falls off the ground leaves the default bounds (100 m below the origin):
+// removed after that step, named on stderr and in the summary; the CSV lists it until then.
+TEST_F(ImpulseSim, ABodyLeavingTheBoundsIsRemovedAndReported) {
+    const std::string falling = write("falling.json", R"({"version": 2, "bodies": [
+      {"name": "ground", "static": true, "shape": {"type": "box", "half_extents": [2, 0.5, 2]}, "position": [0, -0.5, 0]},
+      {"name": "stays", "shape": {"type": "sphere", "radius": 0.5}, "position": [0, 0.5, 0]},
+      {"name": "faller", "shape": {"type": "sphere", "radius": 0.5}, "position": [5, 0.5, 0]}]})");
+    const std::string csv = path("falling.csv");
+    const Outcome r = run({falling, "--steps", "600", "--csv", csv, "--every", "600", "--summary"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("body 'faller' left the world bounds at (5.0, -100."), std::string::npos) << r.err;
+    const nlohmann::json summary = nlohmann::json::parse(r.out);
+    ASSERT_EQ(summary["left_bounds"].size(), 1u) << r.out;
+    EXPECT_EQ(summary["left_bounds"][0]["name"], "faller");
+    // 100 m of free fall from rest takes sqrt(2 * 100.5 / 9.81) = 4.53 s: step 272.
+    EXPECT_NEAR(summary["left_bounds"][0]["step"].get<double>(), 272.0, 2.0);
+    ASSERT_EQ(summary["bodies"].size(), 2u);
+    EXPECT_EQ(summary["bodies"][1]["name"], "stays");
+    EXPECT_EQ(lines(readFile(csv)).size(), 1u + 3u + 2u) << "header, step 0 with the faller, step 600 without";
+}
+
 TEST_F(ImpulseSim, HugeVelocityStillCompletes) {
-    const std::string fast = write("fast.json", R"({"version": 1, "bodies": [
+    // Bounds as wide as the step guard's: the run is about contacts at speed, not the bounds.
+    const std::string fast = write("fast.json", R"({"version": 1,
+      "world": {"bounds": {"min": [-1e6, -1e6, -1e6], "max": [1e6, 1e6, 1e6]}}, "bodies": [
       {"name": "ground", "static": true, "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]},
       {"name": "wall", "static": true, "shape": {"type": "box", "half_extents": [0.5, 5, 10]}, "position": [5, 5, 0]},
       {"name": "bullet", "shape": {"type": "sphere", "radius": 0.1}, "mass": 0.01, "position": [0, 1, 0],
@@ -284,7 +307,8 @@ TEST_F(ImpulseSim, HugeVelocityStillCompletes) {
 // A runaway state (here a body driven past 1e6 m by maximal gravity) is an
 // internal failure: exit 1, the body and the step named, the CSV kept up to then.
 TEST_F(ImpulseSim, BlownUpStateExitsOneNamingBodyAndStep) {
-    const std::string runaway = write("runaway.json", R"({"version": 1, "world": {"gravity": [0, -1000, 0]},
+    const std::string runaway = write("runaway.json", R"({"version": 1, "world": {"gravity": [0, -1000, 0],
+      "bounds": {"min": [-1e6, -1e6, -1e6], "max": [1e6, 1e6, 1e6]}},
       "bodies": [{"name": "runaway", "shape": {"type": "sphere", "radius": 0.5},
                   "position": [0, -99000, 0], "linear_velocity": [0, -1000, 0]}]})");
     const std::string csv = path("runaway.csv");

@@ -23,6 +23,62 @@ WorldSettings zeroGravity() {
     return settings;
 }
 
+// ---------------------------------------------------------------- bounds
+
+// The bounds are a query of the world: a dynamic body whose centre leaves the box is
+// listed (a static one never is), and the steps are the same bits whatever the bounds.
+TEST(WorldBounds, ListsTheDynamicBodiesOutsideAndLeavesTheStepAsItIs) {
+    WorldSettings boxed;
+    boxed.bounds.min = vec3(-5.0f, -2.0f, -5.0f);
+    boxed.bounds.max = vec3(5.0f, 10.0f, 5.0f);
+    World tight;
+    ASSERT_FALSE(tight.setSettings(boxed));
+    World wide;  // the default bounds, which nothing here leaves
+    for (World* world : {&tight, &wide}) {
+        BodyDef ground = boxDef("ground", vec3(0.0f, -0.5f, 0.0f), vec3(1.0f, 0.5f, 1.0f));
+        ground.isStatic = true;
+        world->createBody(ground);
+        BodyDef farStatic = boxDef("far wall", vec3(50.0f, 0.0f, 0.0f), vec3(1.0f));
+        farStatic.isStatic = true;
+        world->createBody(farStatic);
+        world->createBody(sphereDef("resting", vec3(0.0f, 0.5f, 0.0f), 0.5f));
+        world->createBody(sphereDef("falling", vec3(3.0f, 0.5f, 0.0f), 0.5f));
+    }
+    const BodyId falling = tight.findBody("falling");
+    EXPECT_TRUE(tight.bodiesOutsideBounds().empty());
+    uint64_t leftAt = 0;
+    for (int i = 0; i < 120; ++i) {
+        tight.step();
+        wide.step();
+        ASSERT_TRUE(test::sameState(tight, wide)) << "step " << tight.stepCount();
+        const std::vector<BodyId> outside = tight.bodiesOutsideBounds();
+        if (outside.empty()) continue;
+        ASSERT_EQ(outside.size(), 1u);
+        EXPECT_TRUE(outside[0] == falling);
+        EXPECT_LT(tight.body(falling).position.y, -2.0f);
+        if (leftAt == 0) leftAt = tight.stepCount();
+    }
+    // 2.5 m of free fall takes sqrt(2 * 2.5 / 9.81) = 0.71 s: step 43.
+    EXPECT_NEAR(double(leftAt), 43.0, 1.0);
+    EXPECT_TRUE(wide.bodiesOutsideBounds().empty());
+}
+
+TEST(WorldBounds, BadBoundsAreRefusedNamingTheFieldAndTheRule) {
+    World world;
+    WorldSettings bad;
+    bad.bounds.min.x = 3.0f;
+    bad.bounds.max.x = 3.0f;
+    Validation refused = world.setSettings(bad);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->message(), "bounds: min must be less than max on every axis (x: min 3 >= max 3)");
+    bad = WorldSettings{};
+    bad.bounds.max.z = std::numeric_limits<float>::infinity();
+    refused = world.setSettings(bad);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->message(), "bounds.max: must hold finite numbers in [-1e6, 1e6] m");
+    EXPECT_TRUE(world.settings().bounds == WorldBounds{}) << "a refused setting changes nothing";
+}
+
 // ---------------------------------------------------------------- handles
 
 TEST(WorldHandles, StaleHandleAfterRemoveAndGenerationOnReuse) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -374,7 +375,49 @@ std::vector<BadInput> badInputs() {
          "must be a number in (0, 1000] s"},
         {"gravity overflows", withWorld(R"("gravity": [0, 1e400, 0])"), "world.gravity[1]",
          "number overflow"},
+        // the world's bounds
+        {"bounds min above max", withWorld(R"("bounds": {"min": [-10, 5, -10], "max": [10, 3, 10]})"),
+         "world.bounds", "min must be less than max on every axis (y: min 5 >= max 3)"},
+        {"bounds min equal to max", withWorld(R"("bounds": {"min": [0, 0, 0], "max": [0, 1, 1]})"),
+         "world.bounds", "min must be less than max on every axis (x: min 0 >= max 0)"},
+        {"bounds beyond the step guard", withWorld(R"("bounds": {"min": [-2e6, 0, 0], "max": [1, 1, 1]})"),
+         "world.bounds.min", "must hold finite numbers in [-1e6, 1e6] m"},
+        {"bounds overflow", withWorld(R"("bounds": {"min": [0, 0, 0], "max": [1, 1e400, 1]})"),
+         "world.bounds.max[1]", "number overflow"},
+        {"bounds without max", withWorld(R"("bounds": {"min": [0, 0, 0]})"), "world.bounds.max",
+         "required key is missing"},
+        {"bounds as array", withWorld(R"("bounds": [0, 0, 0])"), "world.bounds", "expected an object"},
+        {"unknown bounds key", withWorld(R"("bounds": {"min": [0, 0, 0], "max": [1, 1, 1], "floor": 0})"),
+         "world.bounds", "unknown key 'floor'"},
     };
+}
+
+TEST(SceneLoad, TheWorldsBoundsDefaultWhenAbsentAndAreReadWhenGiven) {
+    const Scene plain = expectScene(parseScene(R"({"version": 2, "bodies": []})"));
+    EXPECT_EQ(plain.settings.bounds.min, vec3(-1000.0f, -100.0f, -1000.0f));
+    EXPECT_EQ(plain.settings.bounds.max, vec3(1000.0f, 1000.0f, 1000.0f));
+    const Scene boxed = expectScene(parseScene(
+        R"({"version": 2, "world": {"bounds": {"min": [-5, -2.5, -5], "max": [5, 20, 5]}}, "bodies": []})"));
+    EXPECT_EQ(boxed.settings.bounds.min, vec3(-5.0f, -2.5f, -5.0f));
+    EXPECT_EQ(boxed.settings.bounds.max, vec3(5.0f, 20.0f, 5.0f));
+    // Written back, and read the same; the default is not written (a file without the key gets it).
+    const std::string written = toJson(boxed);
+    EXPECT_NE(written.find("\"bounds\": {\"min\": [-5.0, -2.5, -5.0], \"max\": [5.0, 20.0, 5.0]}"), std::string::npos) << written;
+    EXPECT_TRUE(expectScene(parseScene(written)).settings.bounds == boxed.settings.bounds);
+    EXPECT_EQ(toJson(plain).find("bounds"), std::string::npos);
+}
+
+TEST(SceneLoad, NonFiniteBoundsBuiltInCodeAreRefusedNamingTheField) {
+    Scene scene;
+    scene.settings.bounds.max.y = std::numeric_limits<float>::quiet_NaN();
+    Validation refused = validateScene(scene);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->message(), "world.bounds.max: must hold finite numbers in [-1e6, 1e6] m");
+    scene.settings.bounds = WorldBounds{};
+    scene.settings.bounds.min.z = -std::numeric_limits<float>::infinity();
+    refused = validateScene(scene);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->field, "world.bounds.min");
 }
 
 TEST(SceneLoad, BadInputIsRejectedWithPathAndRule) {
