@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <utility>
 
 #include <unistd.h>
@@ -827,6 +828,22 @@ void App::writeLayout(const std::string& path) const {
                      : "null",
                  experiment_.history().size(), experiment_.hasUnsavedEdits() ? "true" : "false",
                  jsonString(panels_.message()).c_str());
+    // The run shown's observations as the Impact log and the Momenta tab list them.
+    const Observations& observed = experiment_.observations();
+    std::set<std::string> impactBodies;
+    for (const ImpactEntry& e : observed.impacts.entries()) impactBodies.insert({e.nameA, e.nameB});
+    std::fprintf(out, ",\n  \"observations\": {\"impacts\": %zu, \"impact_bodies\": [", observed.impacts.entries().size());
+    first = true;
+    for (const std::string& name : impactBodies) {
+        std::fprintf(out, "%s%s", first ? "" : ", ", jsonString(name).c_str());
+        first = false;
+    }
+    const ImpactBookkeeping* momenta = observed.strongestImpacts.latestAtOrBefore(shown.stepCount());
+    std::fprintf(out, "], \"momenta_impact\": %s}",
+                 momenta ? jsonString(momenta->first.nameA + " / " + momenta->first.nameB + " at step " +
+                                      std::to_string(momenta->first.step))
+                               .c_str()
+                         : "null");
     // The render tier and the shadows as Stats shows them, and what Auto judged.
     const render::TierSettings& tier = frame_.tier();
     std::fprintf(out, ",\n  \"render\": {\"tier\": \"%s\", \"renderer_tier\": \"%s\", \"chosen\": %s, "

@@ -28,7 +28,7 @@ hold() {  # a key or chord (ctrl+a) that ImGui itself must see
 # What the app shows, from its live layout report at $report (start the app with
 # IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1: App::writeLayout).
 # value EXPRESSION: a Python expression over s (the report's "state"), c ("camera"),
-# w ("widgets"), f ("fields"), t ("timeline"), pixel(name) (where a body's centre is drawn, by the
+# w ("widgets"), f ("fields"), t ("timeline"), o ("observations"), pixel(name) (where a body's centre is drawn, by the
 # report's camera and view) and nearest(pattern) (of the bodies whose names match the regular
 # expression and whose centre is drawn in the view, 20 px inside its edges, the one nearest
 # the eye: no other body hides its centre, and a click there is not on a panel; a body the
@@ -37,7 +37,7 @@ value() {
     python3 - "$report" "$1" <<'PY' 2> /dev/null || true
 import json, math, re, sys
 d = json.load(open(sys.argv[1]))
-s, c, w, f, t = d["state"], d["camera"], d["widgets"], d["fields"], d["timeline"]
+s, c, w, f, t, o = d["state"], d["camera"], d["widgets"], d["fields"], d["timeline"], d["observations"]
 def view_basis():  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, degrees here
     yaw, pitch = math.radians(c["yaw"]), math.radians(c["pitch"])
     fwd = [-math.sin(yaw) * math.cos(pitch), -math.sin(pitch), -math.cos(yaw) * math.cos(pitch)]
