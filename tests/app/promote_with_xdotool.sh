@@ -16,7 +16,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)  # before the cd below
 app=$1 scene=$2 dir=$3 mode=$4
 cd "$dir"
-. "$here/xdotool_input.sh"  # start_app, move, click, press; value, expect
+. "$here/xdotool_input.sh"  # start_app, move, click, press; value, expect (with a wait)
 report="$dir/layout.json"
 IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1 start_app "$app" "$scene" --frames 100000 2> "$dir/stderr-$mode.txt"
 
@@ -26,20 +26,9 @@ in_view_key() {  # the keys reach the app with the mouse over the 3D view
     move $(value "'%d %d' % (d['view'][0] + d['view'][2] / 2, d['view'][1] + d['view'][3] * 0.8)")
     key "$@"
 }
-wait_for() {  # EXPRESSION WHAT SECONDS: as expect, with a longer wait
-    local deadline=$((SECONDS + $3))
-    until [ "$(value "$1")" = True ]; do
-        if [ $SECONDS -ge $deadline ]; then
-            echo "check: FAILED: $2 (expected $1); the app shows: $(value 's')" >&2
-            exit 1
-        fi
-        sleep 0.1
-    done
-    echo "check: ok: $2"
-}
 
 if [ "$mode" = promote ]; then
-    wait_for "s['run_end'] >= 300" "the run plays to step 300" 60
+    expect "s['run_end'] >= 300" "the run plays to step 300" 60
     in_view_key space
     expect "s['paused']" "Space pauses"
     first_end=$(value "s['run_end']")
@@ -55,7 +44,7 @@ if [ "$mode" = promote ]; then
     expect "len(t['previous_run_ends']) == 1" "T at a past step continues the run as a new one"
     expect "'continued as a new run' in s['message']" "the message says so"
     in_view_key space
-    wait_for "s['run_end'] >= 59 + 180" "the branch runs about 3 s" 30
+    expect "s['run_end'] >= 59 + 180" "the branch runs about 3 s" 30
     in_view_key space
     expect "s['paused']" "Space pauses"
     branch_impacts=$(value "o['impacts']")
@@ -74,12 +63,12 @@ if [ "$mode" = promote ]; then
     # shellcheck disable=SC2046
     click $(value "'%d %d' % (t['strip'][0] + (60 - t['run_start']) / (t['run_end'] - t['run_start']) * t['strip'][2], t['strip'][1] + t['strip'][3] / 2)")
     in_view_key space
-    wait_for "s['shown_step'] >= $first_end - 5" "the promoted run plays to its end" 30
+    expect "s['shown_step'] >= $first_end - 5" "the promoted run plays to its end" 30
     in_view_key space
     expect "(s['run_end'] > $first_end or o['impacts'] == $first_impacts) and not any(n.startswith('shot') for n in o['impact_bodies'])" \
         "played again, still its own impacts"
 else
-    wait_for "'glider3' not in [b['name'] for b in d['bodies']]" "glider3 leaves the world's bounds" 60
+    expect "'glider3' not in [b['name'] for b in d['bodies']]" "glider3 leaves the world's bounds" 60
     in_view_key space
     expect "s['paused']" "Space pauses"
     expect "\"'glider3' left the world bounds\" in s['message']" "the message says so"

@@ -69,9 +69,10 @@ def nearest(pattern):
 print(eval(sys.argv[2]))
 PY
 }
-# expect EXPRESSION WHAT: waits until EXPRESSION holds, or fails naming WHAT.
+# expect EXPRESSION WHAT [SECONDS]: waits until EXPRESSION holds (at most SECONDS, 10 by
+# default), or fails naming WHAT.
 expect() {
-    local deadline=$((SECONDS + 10))
+    local deadline=$((SECONDS + ${3:-10}))
     until [ "$(value "$1")" = True ]; do
         if [ $SECONDS -ge $deadline ]; then
             echo "check: FAILED: $2 (expected $1); the app shows: $(value 's')" >&2
