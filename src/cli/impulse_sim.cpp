@@ -9,6 +9,7 @@
 #include "physics/world.h"
 #include "scene/scene.h"
 #include "scene/state_csv.h"
+#include "sweep/sweep.h"
 #include "cli/summary_format.h"
 
 #include <nlohmann/json.hpp>
@@ -37,9 +38,11 @@ using ordered_json = nlohmann::ordered_json;
 // Beyond this a run is a typo, not an experiment (about 46 hours at 60 Hz).
 constexpr long long kMaxSteps = 10'000'000;
 
-constexpr const char* kUsage =
+const std::string kUsage = std::string() +
     "usage: impulse-sim SCENE.json --steps N [--dt SECONDS] [--csv OUT.csv] [--every K] [--summary]\n"
     "                   [--threads T]\n"
+    "       impulse-sim SCENE.json --steps N --sweep TARGET.FIELD=FROM:TO:COUNT[:log] --measure OUTCOME\n"
+    "                   [--dt SECONDS] [--threads T]\n"
     "       impulse-sim --replay RECORDING.json [--csv OUT.csv] [--every K] [--summary]\n"
     "\n"
     "Runs a scene headless and reports its state.\n"
@@ -62,6 +65,21 @@ constexpr const char* kUsage =
     "                 and left_bounds (the bodies removed for leaving world.bounds)\n"
     "  --threads T    threads sharing the solver's sweeps (1 <= T <= 64, default 1);\n"
     "                 results are bit-identical for every T\n"
+    "  --sweep TARGET.FIELD=FROM:TO:COUNT[:log]\n"
+    "                 run the scene once per value of one parameter (COUNT values from\n"
+    "                 FROM to TO, evenly or, with :log, evenly in log space), each run\n"
+    "                 for N steps of the scene's timestep (a world.timestep sweep runs\n"
+    "                 each value for that same simulated time), and print one CSV row\n"
+    "                 per value: value,outcome,note. TARGET is a body's name with FIELD\n"
+    "                 one of: " + impulse::sweep::bodyFieldList() + ";\n"
+    "                 or world with FIELD one of: " + impulse::sweep::worldFieldList() + ".\n"
+    "                 --threads T runs T values at once (each run alone on one thread:\n"
+    "                 the same numbers for every T)\n"
+    "  --measure OUTCOME  what a sweep measures in each run, one of: " + impulse::sweep::measureList() + "\n"
+    "                 (apex: highest centre height after the first rebound; rest_time: from\n"
+    "                 when the body stays slower than 1 cm/s and 0.1 rad/s; energy_lost:\n"
+    "                 kinetic + potential energy at the start less at the end, J);\n"
+    "                 an empty outcome: the run never showed it\n"
     "  --help         show this text\n"
     "\n"
     "A dynamic body whose centre of mass leaves the world's bounds (world.bounds) is\n"
@@ -78,6 +96,8 @@ struct Options {
     long long every = 1;
     bool summary = false;
     int threads = 1;
+    std::optional<impulse::sweep::SweepSpec> sweep;
+    std::optional<impulse::sweep::Measure> measure;
 };
 
 // Invalid input: message on stderr, exit 2.
@@ -118,7 +138,7 @@ double parseReal(const std::string& flag, const std::string& text) {
 std::optional<Options> parseArguments(int argc, char** argv) {
     Options options;
     bool stepsSeen = false, dtSeen = false, csvSeen = false, everySeen = false, summarySeen = false,
-         threadsSeen = false, replaySeen = false;
+         threadsSeen = false, replaySeen = false, sweepSeen = false, measureSeen = false;
     auto once = [](bool& seen, const std::string& flag) {
         if (seen) usageError(flag + ": given more than once");
         seen = true;
@@ -185,12 +205,30 @@ std::optional<Options> parseArguments(int argc, char** argv) {
             once(replaySeen, arg);
             options.replayPath = value();
             if (options.replayPath.empty()) usageError("--replay: missing value");
+        } else if (arg == "--sweep") {
+            once(sweepSeen, arg);
+            auto parsed = impulse::sweep::parseSweep(value());
+            if (auto* error = std::get_if<impulse::sweep::ParseError>(&parsed)) usageError(error->message);
+            options.sweep = std::get<0>(parsed);
+        } else if (arg == "--measure") {
+            once(measureSeen, arg);
+            auto parsed = impulse::sweep::parseMeasure(value());
+            if (auto* error = std::get_if<impulse::sweep::ParseError>(&parsed)) usageError(error->message);
+            options.measure = std::get<impulse::sweep::Measure>(parsed);
         } else if (arg == "--summary") {
             once(summarySeen, arg);
             if (inlineValue) usageError("--summary: takes no value");
             options.summary = true;
         } else {
             usageError(arg + ": unknown flag (see --help)");
+        }
+    }
+    if (sweepSeen || measureSeen) {
+        if (!sweepSeen) usageError("--measure: only with --sweep");
+        if (!measureSeen) usageError("--sweep: needs --measure OUTCOME (one of " + impulse::sweep::measureList() + ")");
+        if (replaySeen) usageError("--sweep: runs a scene; sweeping a recording is not supported");
+        if (csvSeen || everySeen || summarySeen) {
+            usageError("--sweep: prints its own CSV on stdout; not with --csv, --every or --summary");
         }
     }
     if (replaySeen) {
@@ -341,11 +379,12 @@ double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-int run(const Options& options) {
+// The scene file with --dt applied; none (the message printed) when it is invalid input.
+std::optional<impulse::scene::Scene> loadScene(const Options& options) {
     impulse::scene::SceneResult loaded = impulse::scene::loadSceneFile(options.scenePath);
     if (const auto* error = std::get_if<impulse::scene::SceneError>(&loaded)) {
         std::fprintf(stderr, "impulse-sim: %s\n", error->message().c_str());
-        return 2;
+        return std::nullopt;
     }
     impulse::scene::Scene& scene = std::get<impulse::scene::Scene>(loaded);
     if (options.dt) {
@@ -353,10 +392,16 @@ int run(const Options& options) {
         if (impulse::Validation error = impulse::validateSettings(scene.settings)) {
             std::fprintf(stderr, "impulse-sim: --dt: with this scene's world settings: %s\n",
                          error->message().c_str());
-            return 2;
+            return std::nullopt;
         }
     }
-    World world = impulse::scene::buildWorld(scene);
+    return std::move(scene);
+}
+
+int run(const Options& options) {
+    const std::optional<impulse::scene::Scene> scene = loadScene(options);
+    if (!scene) return 2;
+    World world = impulse::scene::buildWorld(*scene);
     world.setThreadCount(options.threads);  // checked while parsing
 
     const float dt = world.settings().timestep;
@@ -447,15 +492,63 @@ int replay(const Options& options) {
                         leftBounds);
 }
 
+// --sweep: one run per value, one CSV row each on stdout.
+int sweep(const Options& options) {
+    std::optional<impulse::scene::Scene> scene = loadScene(options);
+    if (!scene) return 2;
+    impulse::sweep::Request request;
+    request.scene = std::move(*scene);
+    request.parameter = options.sweep->first;
+    request.values = options.sweep->second.values();
+    request.measure = *options.measure;
+    request.duration = double(options.steps) * double(request.scene.settings.timestep);
+    request.threads = options.threads;
+    const auto named = [&](const std::string& body) {
+        return std::any_of(request.scene.bodies.begin(), request.scene.bodies.end(),
+                           [&](const impulse::BodyDef& def) { return def.name == body; });
+    };
+    if (!request.parameter.body.empty() && !named(request.parameter.body)) {
+        std::fprintf(stderr, "impulse-sim: --sweep: %s: the scene has no body named '%s'\n",
+                     request.parameter.name().c_str(), request.parameter.body.c_str());
+        return 2;
+    }
+    if (!request.measure.body.empty() && !named(request.measure.body)) {
+        std::fprintf(stderr, "impulse-sim: --measure: %s: the scene has no body named '%s'\n",
+                     request.measure.name().c_str(), request.measure.body.c_str());
+        return 2;
+    }
+    const std::vector<impulse::sweep::Variant> variants = impulse::sweep::run(request);
+    std::printf("%s,%s,note\n", request.parameter.name().c_str(), request.measure.name().c_str());
+    size_t refused = 0;
+    for (const impulse::sweep::Variant& variant : variants) {
+        std::string outcome;
+        if (variant.outcome) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.9g", *variant.outcome);
+            outcome = text;
+        }
+        std::string note = variant.refused.empty() ? (variant.outcome ? "" : "not seen in the run") : variant.refused;
+        if (!variant.refused.empty()) {
+            ++refused;
+            std::fprintf(stderr, "impulse-sim: --sweep: %s\n", variant.refused.c_str());
+        }
+        std::replace(note.begin(), note.end(), ',', ';');
+        std::printf("%.9g,%s,%s\n", variant.value, outcome.c_str(), note.c_str());
+    }
+    if (std::fflush(stdout) != 0) return 1;
+    return refused == variants.size() ? 2 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     try {
         std::optional<Options> options = parseArguments(argc, argv);
         if (!options) {
-            std::fputs(kUsage, stdout);
+            std::fputs(kUsage.c_str(), stdout);
             return 0;
         }
+        if (options->sweep) return sweep(*options);
         return options->replayPath.empty() ? run(*options) : replay(*options);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "impulse-sim: %s\n", e.message.c_str());

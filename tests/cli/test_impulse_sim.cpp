@@ -319,3 +319,59 @@ TEST_F(ImpulseSim, BlownUpStateExitsOneNamingBodyAndStep) {
 }
 
 }  // namespace
+
+namespace {
+
+const char* const kDropScene = R"({
+  "version": 2,
+  "name": "drop",
+  "world": {"restitution_combine": "multiply"},
+  "bodies": [
+    {"name": "ground", "static": true, "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0], "restitution": 1},
+    {"name": "ball", "shape": {"type": "sphere", "radius": 0.1}, "position": [0.5, 1.1, 0], "linear_velocity": [1, 0, 0], "restitution": 0.5}
+  ]
+})";
+
+TEST_F(ImpulseSim, SweepPrintsOneRowPerValueWithTheSingleRunsNumbers) {
+    const std::string drop = write("drop.json", kDropScene);
+    const Outcome sweep = run({drop, "--steps", "90", "--sweep", "ball.e=0.2:0.8:3", "--measure", "final_x:ball"});
+    ASSERT_EQ(sweep.exitCode, 0) << sweep.err;
+    const std::vector<std::string> rows = lines(sweep.out);
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[0], "ball.e,final_x:ball,note");
+    EXPECT_EQ(rows[2].rfind("0.5,", 0), 0u) << rows[2];
+    // The middle value is the scene's own e: its row is the plain run's final x.
+    const Outcome single = run({drop, "--steps", "90", "--summary"});
+    ASSERT_EQ(single.exitCode, 0) << single.err;
+    const auto summary = nlohmann::json::parse(single.out);
+    const float x = summary["bodies"][1]["position"][0].get<float>();
+    const std::string middle = rows[2].substr(4, rows[2].find(',', 4) - 4);
+    EXPECT_EQ(std::stof(middle), x) << rows[2];
+    // Variants run side by side give the same bytes.
+    const Outcome threaded =
+        run({drop, "--steps", "90", "--sweep", "ball.e=0.2:0.8:3", "--measure", "final_x:ball", "--threads", "3"});
+    EXPECT_EQ(threaded.out, sweep.out);
+}
+
+TEST_F(ImpulseSim, SweepRefusesBadSpecsNamingTheFlagAndTheRule) {
+    const std::string drop = write("drop.json", kDropScene);
+    const auto refused = [&](const std::vector<std::string>& args, const std::string& expected) {
+        const Outcome r = run(args);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_EQ(r.out, "");
+        EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+    };
+    refused({drop, "--steps", "10", "--sweep", "ball.e=0:1:3"}, "--sweep: needs --measure");
+    refused({drop, "--steps", "10", "--measure", "apex:ball"}, "--measure: only with --sweep");
+    refused({drop, "--steps", "10", "--sweep", "ball.spin=0:1:3", "--measure", "apex:ball"}, "unknown body field");
+    refused({drop, "--steps", "10", "--sweep", "cube.e=0:1:3", "--measure", "apex:ball"}, "no body named 'cube'");
+    refused({drop, "--steps", "10", "--sweep", "ball.e=0:1:3", "--measure", "apex:cube"}, "no body named 'cube'");
+    refused({drop, "--steps", "10", "--sweep", "ball.e=0:1:3", "--measure", "apex:ball", "--summary"},
+            "not with --csv, --every or --summary");
+    // Every value refused by the model: nothing ran.
+    const Outcome allRefused = run({drop, "--steps", "10", "--sweep", "ball.e=2:3:2", "--measure", "apex:ball"});
+    EXPECT_EQ(allRefused.exitCode, 2);
+    EXPECT_NE(allRefused.err.find("ball.e = 2: bodies[1].restitution"), std::string::npos) << allRefused.err;
+}
+
+}  // namespace
