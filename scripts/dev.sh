@@ -78,12 +78,14 @@ case "$command" in
         rm -rf "$monkey_dir"
         # Only the tests that run threads (threads_tests, tests/CMakeLists.txt): the
         # physics thread team, the autosave's writer, the run's CSV export and the video
-        # writer. A data race report fails the run (halt_on_error; TSAN's exit code 66).
+        # writer, and the sweep's workers (sweep_tests). A data race report fails the run
+        # (halt_on_error; TSAN's exit code 66).
         echo "== ThreadSanitizer build and the tests that run threads"
         cmake -S "$root" -B "$root/build-tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPULSE_SANITIZE=thread \
             -DIMPULSE_BUILD_BENCH=OFF >/dev/null
-        cmake --build "$root/build-tsan" -j "$jobs" --target threads_tests
+        cmake --build "$root/build-tsan" -j "$jobs" --target threads_tests sweep_tests
         (cd "$root/build-tsan/tests" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ./threads_tests)
+        (cd "$root/build-tsan/tests" && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ./sweep_tests)
         # The scene-loader fuzzer (clang, libFuzzer + ASan + UBSan) for a bounded 60 s;
         # a crash input is kept in fuzz/regressions/ and fails the run. Its toolchain
         # was installed above, so a missing one is an error, not a skip.

@@ -136,7 +136,8 @@ void rotateRigidBody(quat& orientation, vec3& angularVelocity, const mat3& inert
         const double angle = glm::length(w) * time;
         if (angle < 1e-15) return q;
         const dvec3 axis = w * (time / angle);
-        return glm::normalize(dquat(std::cos(0.5 * angle), std::sin(0.5 * angle) * axis) * q);
+        const SinCos half = sinCos(0.5 * angle);
+        return glm::normalize(dquat(half.cos, half.sin * axis) * q);
     };
     const dvec3 momentum = start * (inertia * (glm::conjugate(start) * dvec3(angularVelocity)));
     auto velocityAt = [&](const dquat& q) { return q * (inverseInertia * (glm::conjugate(q) * momentum)); };

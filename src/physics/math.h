@@ -38,14 +38,54 @@ inline quat integrateOrientation(const quat& q, const vec3& w, float dt) {
     return glm::normalize(next);
 }
 
+struct SinCos {
+    double sin = 0.0, cos = 1.0;
+};
+
+// sin x and cos x from additions and multiplications only, so that every
+// IEEE-754 target gives the same bits (libm's differ between glibc and
+// emscripten's libc, and a step turns bodies with them). x = k pi/2 + r with
+// pi/2 in three parts (exact for |x| < 2^20 pi/2), then Taylor series on
+// |r| <= pi/4 (their first dropped terms are below 5e-17).
+inline SinCos sinCos(double x) {
+    constexpr double kTwoOverPi = 0.63661977236758134308;
+    constexpr double kHalfPi1 = 1.57079632673412561417e+00;
+    constexpr double kHalfPi2 = 6.07710050630396597660e-11;
+    constexpr double kHalfPi3 = 2.02226624879595063154e-21;
+    const double k = std::floor(x * kTwoOverPi + 0.5);
+    const double r = ((x - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
+    const double r2 = r * r;
+    const double sinR =
+        r + r * r2 *
+                (-1.0 / 6.0 +
+                 r2 * (1.0 / 120.0 +
+                       r2 * (-1.0 / 5040.0 +
+                             r2 * (1.0 / 362880.0 +
+                                   r2 * (-1.0 / 39916800.0 + r2 * (1.0 / 6227020800.0 + r2 * (-1.0 / 1307674368000.0)))))));
+    const double cosR =
+        1.0 + r2 * (-0.5 +
+                    r2 * (1.0 / 24.0 +
+                          r2 * (-1.0 / 720.0 +
+                                r2 * (1.0 / 40320.0 +
+                                      r2 * (-1.0 / 3628800.0 +
+                                            r2 * (1.0 / 479001600.0 +
+                                                  r2 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0))))))));
+    switch (static_cast<long long>(std::fmod(k, 4.0) + 4.0) % 4) {
+        case 0: return {sinR, cosR};
+        case 1: return {cosR, -sinR};
+        case 2: return {-sinR, -cosR};
+        default: return {-cosR, sinR};
+    }
+}
+
 // The orientation after turning at constant angular velocity w for time dt:
 // the exact exponential map, so large spins stay accurate.
 inline quat rotateBy(const quat& q, const vec3& w, float dt) {
     const float angle = glm::length(w) * dt;
     if (angle < 1e-9f) return q;
     const vec3 axis = w * (dt / angle);
-    const float half = 0.5f * angle;
-    return glm::normalize(quat(std::cos(half), std::sin(half) * axis) * q);
+    const SinCos half = sinCos(0.5 * double(angle));
+    return glm::normalize(quat(float(half.cos), float(half.sin) * axis) * q);
 }
 
 inline bool isFinite(float x) { return std::isfinite(x); }
