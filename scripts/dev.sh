@@ -3,6 +3,7 @@
 #   scripts/dev.sh run [SCENE.json]   install missing packages, build, start the app
 #   scripts/dev.sh test               install missing packages, build, run every test,
 #                                     the determinism hash again in an SSE2 build,
+#                                     impulse-sim built for the web giving the same bytes,
 #                                     then every test under AddressSanitizer + UBSan and
 #                                     the monkey test (tests/app/monkey_with_xdotool.sh),
 #                                     the tests that run threads under ThreadSanitizer
@@ -12,8 +13,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(build-essential cmake ninja-build pkg-config python3
           libsdl2-dev libglm-dev libimgui-dev libstb-dev khronos-api nlohmann-json3-dev
           libgtest-dev libbenchmark-dev xvfb xauth xdotool)
-# `test` also builds the scene-loader fuzzer: clang with its libFuzzer runtime.
-test_packages=(clang-14 libclang-rt-14-dev)
+# `test` also builds the scene-loader fuzzer (clang with its libFuzzer runtime) and
+# impulse-sim for the web (emscripten, run by node).
+test_packages=(clang-14 libclang-rt-14-dev emscripten)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 install_missing_packages() {
@@ -63,6 +65,13 @@ case "$command" in
             -DIMPULSE_BUILD_APP=OFF -DIMPULSE_BUILD_BENCH=OFF >/dev/null
         cmake --build "$root/build-sse2" -j "$jobs" --target physics_tests
         "$root/build-sse2/tests/physics_tests" --gtest_filter='DeterminismHash.*'
+        echo "== Web build of impulse-sim (emscripten, wasm SIMD): the same bytes as native"
+        NODE_PATH=/usr/share/nodejs emcmake cmake -S "$root" -B "$root/build-web" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+            -DIMPULSE_BUILD_APP=OFF -DIMPULSE_BUILD_TESTS=OFF -DIMPULSE_BUILD_BENCH=OFF -DIMPULSE_AVX2=OFF \
+            -DCMAKE_CXX_FLAGS=-fexceptions -DCMAKE_EXE_LINKER_FLAGS=-fexceptions >/dev/null
+        NODE_PATH=/usr/share/nodejs cmake --build "$root/build-web" -j "$jobs" --target impulse-sim
+        "$root/tests/web/same_bytes_as_native.sh" "$root/build/src/cli/impulse-sim" \
+            "$root/build-web/src/cli/impulse-sim.js" "$root"
         echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
         configure_and_build "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIMPULSE_SANITIZE=ON
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
