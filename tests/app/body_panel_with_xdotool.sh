@@ -18,12 +18,6 @@ cd "$dir"
 report="$dir/layout.json"
 IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1 start_app "$app" "$scene" --paused --frames 20000 2> "$dir/stderr-$mode.txt"
 
-key() { xdotool key --delay 40 "$@"; sleep 0.3; }
-in_view_key() {  # the keys reach the app with the mouse over the 3D view
-    # shellcheck disable=SC2046
-    move $(value "'%d %d' % (d['view'][0] + d['view'][2] / 2, d['view'][1] + d['view'][3] * 0.8)")
-    key "$@"
-}
 select_body() {  # NAME: a click where it is drawn
     # shellcheck disable=SC2046
     click $(value "'%d %d' % pixel('$1')")
@@ -40,15 +34,7 @@ type_entry() {  # ROW COL TEXT: Ctrl+click the inertia entry, select all, type, 
         xdotool click 5; sleep 0.2
     done
     read -r x y < <(field_at "I[$1][$2]")
-    move "$x" "$y"
-    xdotool keydown ctrl; sleep 0.1
-    xdotool mousedown 1; sleep 0.1
-    xdotool mouseup 1; sleep 0.1
-    xdotool keyup ctrl; sleep 0.2
-    hold ctrl+a
-    xdotool type --delay 60 -- "$3"; sleep 0.2
-    hold Return
-    sleep 0.3
+    type_into_drag_field "$x" "$y" "$3"
 }
 
 if [ "$mode" = inertia ]; then

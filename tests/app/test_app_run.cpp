@@ -507,16 +507,24 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
 // promoted run's own impacts, and a body that leaves the world's bounds is removed with
 // a message and brought back by Ctrl+Z (see promote_with_xdotool.sh, whose checks
 // read the app's live layout report; any failed one fails the script).
-void runPromoteScript(const std::string& name, const std::string& scene, const std::string& mode) {
+// Runs tests/app/SCRIPT APP SCENE DIR MODE [ARGS] under Xvfb at 1280x720 in a fresh DIR
+// (named NAME), its stdout and stderr into DIR/log.txt; on failure prints that and the
+// app's DIR/stderr-MODE.txt. timeout bounds the script around the app's own --frames.
+void runModeScript(const std::string& script, const std::string& name, const std::string& scene,
+                   const std::string& mode, const std::string& args = "") {
     const fs::path dir = tempPath(name);
     fs::remove_all(dir);
     fs::create_directories(dir);
-    ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' xvfb-run -a -s '-screen 0 1280x720x24' '" +
-                  kSource + "/tests/app/promote_with_xdotool.sh' '" + kApp + "' '" + scene + "' '" + dir.string() +
-                  "' " + mode + " > '" + (dir / "log.txt").string() + "' 2>&1"),
+    ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' timeout 280 xvfb-run -a -s '-screen 0 1280x720x24' '" +
+                  kSource + "/tests/app/" + script + "' '" + kApp + "' '" + scene + "' '" + dir.string() + "' " + mode +
+                  " " + args + " > '" + (dir / "log.txt").string() + "' 2>&1"),
               0)
         << fileText((dir / "log.txt").string()) << fileText((dir / ("stderr-" + mode + ".txt")).string());
     fs::remove_all(dir);
+}
+
+void runPromoteScript(const std::string& name, const std::string& scene, const std::string& mode) {
+    runModeScript("promote_with_xdotool.sh", name, scene, mode);
 }
 
 TEST(AppRun, PromotedRunListsItsOwnImpactsAfterATimelineClickAndAShot) {
@@ -564,16 +572,7 @@ TEST(AppRun, ARefusedOpenShowsItsErrorOverTheViewInRed) {
 
 // Issue 45's small frictions with real input (see friction_with_xdotool.sh).
 void runFrictionScript(const std::string& mode, const std::string& scene = "default.json") {
-    const fs::path dir = tempPath("friction_" + mode);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' timeout 240 xvfb-run -a -s '-screen 0 1280x720x24' '" +
-                  kSource + "/tests/app/friction_with_xdotool.sh' '" + kApp + "' '" + kSource +
-                  "/assets/scenes/" + scene + "' '" + dir.string() + "' " + mode + " > '" + (dir / "log.txt").string() +
-                  "' 2>&1"),
-              0)
-        << fileText((dir / "log.txt").string()) << fileText((dir / ("stderr-" + mode + ".txt")).string());
-    fs::remove_all(dir);
+    runModeScript("friction_with_xdotool.sh", "friction_" + mode, kSource + "/assets/scenes/" + scene, mode);
 }
 
 TEST(AppRun, EverySpawnDuplicateAndDeleteSaysWhatItDid) {
@@ -599,16 +598,7 @@ TEST(AppRun, PausedAndIdleTheStatsTabSaysPaused) {
 // Issue 45's Body panel items with real input (see body_panel_with_xdotool.sh, whose
 // checks read the app's live layout report; any failed one fails the script).
 void runBodyPanelScript(const std::string& scene, const std::string& mode, const std::string& pairs = "") {
-    const fs::path dir = tempPath("body_" + mode);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    // timeout: the app quits after its --frames, and this bounds the script around it.
-    ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' timeout 240 xvfb-run -a -s '-screen 0 1280x720x24' '" +
-                  kSource + "/tests/app/body_panel_with_xdotool.sh' '" + kApp + "' '" + scene + "' '" + dir.string() +
-                  "' " + mode + " " + pairs + " > '" + (dir / "log.txt").string() + "' 2>&1"),
-              0)
-        << fileText((dir / "log.txt").string()) << fileText((dir / ("stderr-" + mode + ".txt")).string());
-    fs::remove_all(dir);
+    runModeScript("body_panel_with_xdotool.sh", "body_" + mode, scene, mode, pairs);
 }
 
 TEST(AppRun, EveryTypedOffDiagonalInertiaEntrySetsItsMirror) {
