@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Generates the larger benchmark piles (assets/scenes/bench/pile4000.json, pile16000.json).
 
-The four reference scenes (pyramid20, pile1000, spheres1000, tower10) are byte-for-byte
-copies of the files in shared/bench-scenes and are not generated here. The larger piles
+The four reference scenes (pyramid20, pile1000, spheres1000, tower10) are the
+project's reference benchmark scenes, committed as they are and not generated here. The larger piles
 are built the way pile1000.json is:
 
   - a static ground box (half-extents 50 x 0.5 x 50, top face at y = 0);

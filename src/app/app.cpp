@@ -471,6 +471,7 @@ int App::run() {
     layOut();
     startCamera();  // now with the real view rectangle
     panels_.setMessage(opened, false);
+    reportedEditSerial_ = latestEditSerial();
 
     const double frequency = static_cast<double>(SDL_GetPerformanceFrequency());
     const auto msBetween = [frequency](Uint64 a, Uint64 b) { return static_cast<double>(b - a) / frequency * 1000.0; };
@@ -489,7 +490,8 @@ int App::run() {
         // Paused with nothing moving, the loop waits for input rather than drawing the
         // same picture 60 times a second (a core's worth of software GL). Before the
         // frame's start: the wait is no work for the frame budget to cut shadows over.
-        if (idle()) SDL_WaitEventTimeout(nullptr, kIdleWakeMs);
+        frameInfo_.waitedForInput = idle();
+        if (frameInfo_.waitedForInput) SDL_WaitEventTimeout(nullptr, kIdleWakeMs);
         if (terminationSignal != 0) break;
         const Uint64 start = SDL_GetPerformanceCounter();
         const double frameSeconds = static_cast<double>(start - last) / frequency;
@@ -498,6 +500,7 @@ int App::run() {
         times.frame = frameSeconds * 1000.0;
 
         ui::PanelRequests requests;  // of the keys and then the panels' buttons
+        const uint64_t messagesBefore = panels_.messagesSet();
         framesSinceInput_ = std::min(framesSinceInput_ + 1, kFramesAfterInput);
         SDL_Event event;
         while (SDL_PollEvent(&event)) {
@@ -537,6 +540,7 @@ int App::run() {
         if (frame == 0 && !options_.recordVideo.empty()) requests.toggleVideo = true;
         quit = processRequests(requests);
         applyTimeline(timelineRequests);
+        reportEdit(messagesBefore);
         updateTitle();
         autosaveIfDue();  // before the steps start: the capture reads the experiment
         screenshotRequested |= requests.screenshot;
@@ -550,6 +554,7 @@ int App::run() {
         experiment_.observations().trails.setRecording(view_.classroom.trails ||
                                                        view_.classroom.markedPoints);
         times.physics = simulate(frameSeconds);
+        reportedEditSerial_ = latestEditSerial();  // the steps' own edits (bounds) said what they did
         const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha =
             sim_.paused ? 1.0f : static_cast<float>(videoFrame_ ? videoClock_.alpha() : clock_.alpha());
@@ -753,6 +758,16 @@ std::string jsonString(const std::string& text) {
     return out + "\"";
 }
 
+// A tensor as rows of the matrix on screen (GLM stores columns).
+std::string inertiaRows(const mat3& m) {
+    char text[256];
+    std::snprintf(text, sizeof text, "[[%.6g, %.6g, %.6g], [%.6g, %.6g, %.6g], [%.6g, %.6g, %.6g]]",
+                  static_cast<double>(m[0][0]), static_cast<double>(m[1][0]), static_cast<double>(m[2][0]),
+                  static_cast<double>(m[0][1]), static_cast<double>(m[1][1]), static_cast<double>(m[2][1]),
+                  static_cast<double>(m[0][2]), static_cast<double>(m[1][2]), static_cast<double>(m[2][2]));
+    return text;
+}
+
 }  // namespace
 
 void App::writeLayout(const std::string& path) const {
@@ -813,10 +828,13 @@ void App::writeLayout(const std::string& path) const {
     const World& shown = experiment_.world();
     const BodyId selected = experiment_.selected();
     const ui::ContactKey& picked = panels_.pickedContact();
+    const ImVec4& toast = panels_.messageToastRect();
     std::fprintf(out,
                  "\n  },\n  \"state\": {\"paused\": %s, \"time_scale\": %.6g, \"shown_step\": %llu, \"run_end\": %llu, "
                  "\"bodies\": %zu, \"selected\": %s,\n    \"grabbing\": %s, \"help\": %s, \"contacts\": %s, "
-                 "\"picked_contact\": %s, \"undo_entries\": %zu, \"unsaved_edits\": %s,\n    \"message\": %s}",
+                 "\"picked_contact\": %s, \"undo_entries\": %zu, \"unsaved_edits\": %s,\n    \"message\": %s, "
+                 "\"body_error\": %s, \"inertia_draft\": %s,\n    \"contacts_use\": %s, \"message_error\": %s, "
+                 "\"message_toast\": %s, \"stats_frame_line\": %s, \"note_scroll_y\": %.1f}",
                  sim_.paused ? "true" : "false", static_cast<double>(sim_.timeScale),
                  static_cast<unsigned long long>(experiment_.shownStep()),
                  static_cast<unsigned long long>(experiment_.runEnd()), shown.bodyIds().size(),
@@ -827,7 +845,11 @@ void App::writeLayout(const std::string& path) const {
                      ? jsonString(shown.body(picked.a).name + " / " + shown.body(picked.b).name).c_str()
                      : "null",
                  experiment_.history().size(), experiment_.hasUnsavedEdits() ? "true" : "false",
-                 jsonString(panels_.message()).c_str());
+                 jsonString(panels_.message()).c_str(), jsonString(panels_.bodyError()).c_str(),
+                 inertiaRows(panels_.inertiaDraft()).c_str(), jsonString(panels_.contactsUse()).c_str(),
+                 panels_.messageIsError() ? "true" : "false",
+                 rect(toast.x, toast.y, toast.z, toast.w).c_str(), jsonString(panels_.statsFrameLine()).c_str(),
+                 static_cast<double>(panels_.noteScrollY()));
     // The run shown's observations as the Impact log and the Momenta tab list them.
     const Observations& observed = experiment_.observations();
     std::set<std::string> impactBodies;
@@ -893,11 +915,12 @@ void App::toggleVideo() {
         return;
     }
     const glm::ivec4 view = frame_.viewRect();
-    const std::string dir = options_.recordVideo.empty() ? "." : options_.recordVideo;
+    const std::string dir = options_.recordVideo.empty() ? videosFolder() : options_.recordVideo;
     if (const std::string error = video_.start(dir, view.z, view.w); !error.empty()) {
         panels_.setMessage("video: " + error, true);
         return;
     }
+    panels_.setMessage("recording video into " + video_.status().folder + " (V stops)", false);
     videoClock_.reset();
 }
 
@@ -1409,6 +1432,22 @@ void App::reportBodiesLeftBounds() {
                              " removed (Ctrl+Z brings " + (one ? "it" : "each") + " back)";
     panels_.setMessage(note, false);
     std::printf("impulse-lab: %s\n", note.c_str());  // for logs and the app tests
+}
+
+uint64_t App::latestEditSerial() const {
+    const AppliedEdit* latest = experiment_.nextUndo();
+    return latest ? latest->serial : 0;
+}
+
+void App::reportEdit(uint64_t messagesBefore) {
+    // An edit that said nothing of its own this frame (a spawn, a duplicate, a deletion, a
+    // gizmo move) says what it did: the message never describes an earlier action.
+    const uint64_t serial = latestEditSerial();
+    if (serial == reportedEditSerial_) return;
+    reportedEditSerial_ = serial;
+    const AppliedEdit* latest = experiment_.nextUndo();
+    if (!latest || panels_.messagesSet() != messagesBefore) return;
+    panels_.setMessage(describe(*latest) + " (Ctrl+Z undoes it)", false, false);
 }
 
 std::string App::undoHint(bool hadUnsavedEdits) const {

@@ -128,6 +128,10 @@ private:
     /// The bodies the last steps removed for leaving the world's bounds, in the message line.
     void reportBodiesLeftBounds();
     std::string undoHint(bool hadUnsavedEdits) const;
+    /// The serial of the edit Ctrl+Z would undo (0: none).
+    uint64_t latestEditSerial() const;
+    /// Says what the latest edit did, unless it (or anything this frame) set a message.
+    void reportEdit(uint64_t messagesBefore);
     /// Applies a command and shows a refusal in the Scene panel, prefixed with `what`.
     void applyOrReport(Command command, const char* what);
 
@@ -195,6 +199,7 @@ private:
     HoldRepeat stepBackRepeat_, stepForwardRepeat_;
     int stepsForward_ = 0;   // asked of simulate() by the step key or button (paused)
     uint64_t branchesSeen_ = 0;  // Experiment::branchCount() when last said
+    uint64_t reportedEditSerial_ = 0;  // the latest edit when its message was last settled (reportEdit)
     // Autosave (recovery.h): this process's recovery file; null when off.
     std::unique_ptr<RecoveryWriter> autosave_;
     double autosaveSeconds_ = 5.0;         // the interval (IMPULSE_AUTOSAVE_SECONDS)

@@ -1,6 +1,8 @@
 #include "app/classroom.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <utility>
 
@@ -180,6 +182,21 @@ const ImpactBookkeeping* impactShownAt(const ImpactBookkeepingLog& log, const Wo
     if (!impact) return nullptr;
     const double age = double(world.stepCount() - impact->first.step) * world.settings().timestep;
     return age < kImpactShownSeconds ? impact : nullptr;
+}
+
+std::string labelValue(double value) {
+    constexpr double kShownAsZero = 5e-4;  // below half the last digit of %.3g at 1
+    if (!(std::abs(value) >= kShownAsZero)) return "0";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+
+glm::vec2 labelInsideView(glm::vec2 at, glm::vec2 size, const glm::vec4& view) {
+    constexpr float kInset = 2.0f;
+    at.x = std::max(view.x + kInset, std::min(at.x, view.x + view.z - size.x - kInset));
+    at.y = std::max(view.y + kInset, std::min(at.y, view.y + view.w - size.y - kInset));
+    return at;
 }
 
 }  // namespace impulse::app

@@ -137,4 +137,11 @@ inline constexpr double kImpactShownSeconds = 1.0;
 /// less than kImpactShownSeconds before; or null.
 const ImpactBookkeeping* impactShownAt(const ImpactBookkeepingLog& log, const World& world);
 
+/// A classroom label's value: 3 significant figures, and 0 for what those cannot tell
+/// from rest (a resting body's 3.6e-12 m/s is float noise, not motion).
+std::string labelValue(double value);
+/// Where a label of `size` (px) starting at `at` is drawn: moved inside `view` (x, y,
+/// width, height), 2 px in, so that no panel edge cuts it.
+glm::vec2 labelInsideView(glm::vec2 at, glm::vec2 size, const glm::vec4& view);
+
 }  // namespace impulse::app

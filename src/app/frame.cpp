@@ -356,13 +356,16 @@ void Frame::drawClassroomLabels(const World& world, const ClassroomView& view, c
         if (arrow.body && arrow.value == 0.0) continue;  // no arrow to label
         const glm::vec4 tip = camera.project(arrow.to, rect.w, rect.h);
         if (tip.w <= 0.0f) continue;  // behind the eye
+        const std::string value = labelValue(arrow.value);
         if (arrow.body) {
-            std::snprintf(text, sizeof text, "%s %.3g %s", arrow.symbol, arrow.value, arrow.unit);
+            std::snprintf(text, sizeof text, "%s %s %s", arrow.symbol, value.c_str(), arrow.unit);
         } else {
-            std::snprintf(text, sizeof text, "centre of mass, v %.3g m/s", arrow.value);
+            std::snprintf(text, sizeof text, "centre of mass, v %s m/s", value.c_str());
         }
-        ImVec2 at(rect.x + tip.x + 6.0f, rect.y + tip.y - 8.0f);
         const ImVec2 size = ImGui::CalcTextSize(text);
+        const glm::vec2 inside = labelInsideView(glm::vec2(rect.x + tip.x + 6.0f, rect.y + tip.y - 8.0f),
+                                                 glm::vec2(size.x, size.y), glm::vec4(rect.x, rect.y, rect.w, rect.h));
+        ImVec2 at(inside.x, inside.y);
         // Arrows of one body end close together: a label that would cover one already
         // placed goes below it.
         const auto covers = [&](const ImVec4& r) {

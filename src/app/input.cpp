@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace impulse::app {
@@ -26,6 +27,18 @@ constexpr float kMinFrameHalfSize = 2.0f;
 constexpr float kFrameLookAheadSeconds = 2.0f;
 // ... but at most this far past the static props' box (m).
 constexpr float kLookAheadPastProps = 1.0f;
+
+// The middle size of the moving bodies (bounding radius, m), or `fallback` with none.
+float medianMovingRadius(const World& world, float fallback) {
+    std::vector<float> radii;
+    for (BodyId id : world.bodyIds()) {
+        const Body& b = world.body(id);
+        if (!b.isStatic) radii.push_back(boundingRadius(b.shape));
+    }
+    if (radii.empty()) return fallback;
+    std::nth_element(radii.begin(), radii.begin() + static_cast<std::ptrdiff_t>(radii.size() / 2), radii.end());
+    return radii[radii.size() / 2];
+}
 
 }  // namespace
 
@@ -299,6 +312,22 @@ BodyDef Input::shotDef() const {
     def.mass = kShotMass;
     def.position = ray.origin + ray.direction * 1.0f;
     def.linearVelocity = ray.direction * kShotSpeed;
+    if (!paused_) return def;
+    // Paused, a shot 1 m from the eye would hang huge in front of the camera until Space:
+    // it waits a few radii short of what the mouse points at, aimed at it, no larger
+    // than the scene's own moving bodies (the same density as a full-size shot).
+    const World& world = experiment_.world();
+    const float radius = std::min(kShotRadius, medianMovingRadius(world, kShotRadius));
+    def.shape = Shape::sphere(radius);
+    def.mass = kShotMass * std::pow(radius / kShotRadius, 3.0f);
+    vec3 point;
+    if (const std::optional<RayHit> hit = world.rayCast(ray.origin, ray.direction, kPickDistance)) {
+        point = hit->point;
+    } else if (!render::intersectPlane(ray, vec3(0.0f), vec3(0.0f, 1.0f, 0.0f), point)) {
+        return def;  // pointing at the sky: from in front of the eye, as when running
+    }
+    constexpr float kRadiiShort = 3.0f;
+    def.position = point - ray.direction * (kRadiiShort * radius);
     return def;
 }
 

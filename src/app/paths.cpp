@@ -2,9 +2,46 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string>
 #include <vector>
 
 namespace impulse::app {
+
+namespace {
+
+// XDG_VIDEOS_DIR as xdg-user-dirs writes it: XDG_VIDEOS_DIR="$HOME/Videos", or "".
+std::string userDirsVideos(const std::string& home) {
+    const char* config = std::getenv("XDG_CONFIG_HOME");
+    const std::filesystem::path dirs = (config && config[0] == '/') ? std::filesystem::path(config) / "user-dirs.dirs"
+                                                                    : std::filesystem::path(home) / ".config" / "user-dirs.dirs";
+    std::ifstream in(dirs);
+    const std::string key = "XDG_VIDEOS_DIR=\"";
+    for (std::string line; std::getline(in, line);) {
+        if (line.compare(0, key.size(), key) != 0 || line.back() != '"') continue;
+        std::string value = line.substr(key.size(), line.size() - key.size() - 1);
+        if (value.compare(0, 5, "$HOME") == 0) value = home + value.substr(5);
+        if (!value.empty() && value[0] == '/') return value;
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string videosFolder() {
+    const char* home = std::getenv("HOME");
+    const char* videos = std::getenv("XDG_VIDEOS_DIR");
+    std::string folder;
+    if (videos && videos[0] == '/') {
+        folder = videos;
+    } else if (home && home[0] == '/') {
+        folder = userDirsVideos(home);
+        if (folder.empty()) folder = (std::filesystem::path(home) / "Videos").string();
+    } else {
+        return ".";
+    }
+    return (std::filesystem::path(folder) / "impulse-lab").string();
+}
 
 std::string findDataPaths(const std::string& executableDir, DataPaths& out) {
     namespace fs = std::filesystem;

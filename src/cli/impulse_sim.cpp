@@ -1,6 +1,6 @@
 // impulse-sim: the headless runner. Loads a scene and steps it, or replays a
 // recording (an experiment's run with its inputs), and writes the state as CSV
-// and/or a JSON summary. Contract (shared/DESIGN.md):
+// and/or a JSON summary. Contract (the README, "impulse-sim"):
 //   exit 0 success; 2 invalid input (message on stderr, nothing else written);
 //   1 internal failure (e.g. a non-finite state, naming the body and step).
 // The CSV depends only on the scene and the flags, never on timing, so two runs

@@ -1,5 +1,5 @@
-// Scene files (JSON, versions 1 and 2) <-> World. The format is specified in
-// shared/DESIGN.md and summarised in the README. Every rejection names the
+// Scene files (JSON, versions 1 and 2) <-> World. The format is specified in the
+// README ("Scene files"). Every rejection names the
 // file, the JSON path (e.g. "bodies[3].mass") and the rule that was broken.
 #pragma once
 

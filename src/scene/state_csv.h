@@ -1,4 +1,4 @@
-// The body-state CSV of impulse-sim (DESIGN.md's --csv columns), written by
+// The body-state CSV of impulse-sim (the README's --csv columns), written by
 // impulse-sim and by the app's export of a whole run: one row per body per step.
 #pragma once
 

@@ -67,6 +67,7 @@ public:
 
     /// The tensor being typed in, entry by entry (column-major like GLM).
     mat3& inertiaDraft() { return inertiaDraft_; }
+    const mat3& inertiaDraft() const { return inertiaDraft_; }
     /// Makes the draft symmetric by copying the entry just edited to its mirror.
     void mirrorDraftEntry(int column, int row);
     /// Validates the draft and, if physical, installs it as an override.

@@ -38,9 +38,14 @@ public:
             drawnFrame_ = frame;
         }
         const bool changed = widget(label, value);
-        if (label[0] != '#') {
+        // A hidden label ("##I[0][1]") is reported by its name without the "##"; a field
+        // scrolled out of its panel is not reported (a click there would miss it).
+        const char* name = std::strncmp(label, "##", 2) == 0 ? label + 2 : label;
+        if (name[0] != '\0' && ImGui::IsItemVisible()) {
             const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-            drawn_[label] = ImVec4(min.x, min.y, max.x - min.x, max.y - min.y);
+            drawn_[name] = ImVec4(min.x, min.y, max.x - min.x, max.y - min.y);
+        } else if (name[0] != '\0') {
+            drawn_.erase(name);
         }
         // Kept on the frame of a change too: Enter deactivates the field in the same frame.
         if (changed || ImGui::IsItemActive()) {

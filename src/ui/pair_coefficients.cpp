@@ -65,6 +65,14 @@ std::vector<BodyId> contactPartners(const std::vector<ContactPointInfo>& contact
     return partners;
 }
 
+std::vector<BodyId> nextStepPartners(const World& world, BodyId body) {
+    World next = world;
+    next.step();
+    std::vector<ContactPointInfo> points;
+    for (size_t i : next.contactIndicesOf(body)) points.push_back(next.contactPoint(i));
+    return contactPartners(points, body);
+}
+
 BodyId bodyBelow(const World& world, BodyId body) {
     const Body& b = world.body(body);
     // Start under the body so the ray does not hit the body itself.

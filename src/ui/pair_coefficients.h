@@ -23,6 +23,10 @@ PairCoefficients combinePair(const World& world, BodyId body, BodyId partner);
 /// The bodies `body` touches in `contacts`, each once, in the contacts' order.
 std::vector<BodyId> contactPartners(const std::vector<ContactPointInfo>& contacts, BodyId body);
 
+/// The bodies `body` will touch in the next step: those of a copy of `world` stepped once
+/// (a world just loaded or edited has no contacts of its own yet).
+std::vector<BodyId> nextStepPartners(const World& world, BodyId body);
+
 /// The first body straight below `body` (a ray down from just under its bounding box), or null.
 BodyId bodyBelow(const World& world, BodyId body);
 

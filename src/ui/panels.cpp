@@ -12,6 +12,8 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cstdio>
 #include <utility>
 
 namespace impulse::ui {
@@ -74,9 +76,22 @@ Panels::Panels(std::string presetDir, std::string scenePath)
 
 void Panels::refreshPresets() { presets_ = listPresets(presetDir_); }
 
-void Panels::setMessage(const std::string& message, bool isError) {
+void Panels::setMessage(const std::string& message, bool isError, bool overView) {
     message_ = message;
     messageIsError_ = isError;
+    messageOverView_ = overView || isError;
+    ++messagesSet_;
+    messageTime_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0;
+}
+
+std::string shortMessage(const std::string& message) {
+    // One line of the view's width: the first line, cut at a word near the limit.
+    constexpr size_t kLimit = 110;
+    std::string line = message.substr(0, message.find('\n'));
+    if (line.size() <= kLimit) return line;
+    size_t cut = line.rfind(' ', kLimit);
+    if (cut == std::string::npos || cut < kLimit / 2) cut = kLimit;
+    return line.substr(0, cut) + " ... (hover for all)";
 }
 
 const std::vector<std::pair<const char*, const char*>>& Panels::keyList() {
@@ -121,6 +136,7 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
                   SimControls& sim, DebugView& view, const FrameInfo& frame, PanelRequests& requests,
                   bool columnsShown) {
     bodyEditor_.follow(target);
+    paused_ = sim.paused;
     undoButtons_ = {target.nextUndo(), target.nextRedo()};
     // The momenta view turned on (a scene's show, --show) brings its tab forward; the
     // switch then follows the tab, so a saved scene keeps it only if it is in front.
@@ -135,6 +151,7 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
         contactWindow(target, observations, experiment, requests);
     }
     view.classroom.momentaDiagram = momentaTabShown_;
+    messageToast();
     helpWindow();
     confirmationPopup(requests);
 }
@@ -204,8 +221,8 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
                                     ? "Stop recording (V); with ffmpeg installed the frames then become an MP4."
                                     : "Record the view (V): a PNG for every 1/60 s of simulated time, so the clip\n"
                                       "plays smoothly however slowly the frames are drawn. Each recording goes\n"
-                                      "into a new impulse-lab-video-N folder in the working directory, and into\n"
-                                      "impulse-lab-video-N.mp4 when ffmpeg is on PATH.");
+                                      "into a new impulse-lab-video-N folder in your videos folder (~/Videos/\n"
+                                      "impulse-lab), and into impulse-lab-video-N.mp4 when ffmpeg is on PATH.");
     }
     if (video_.recording) {
         ImGui::TextColored(kErrorColor, "recording video: %d frames, %.2f s", video_.frames,
@@ -222,7 +239,9 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     // keeps its height; a scene with a note (a classroom preset) opens on it.
     const bool noteShown = tabBar("scene tabs", {"Presets", "Note"}, openNoteTab_ ? 1 : -1) == 1;
     openNoteTab_ = false;
-    if (ImGui::BeginChild("presets", ImVec2(0, 80.0f * layout_.textScale), true)) {
+    // A child of its own per tab: the note opens at its top, not scrolled as far as the list was.
+    if (ImGui::BeginChild(noteShown ? "note" : "presets", ImVec2(0, 80.0f * layout_.textScale), true)) {
+        noteScrollY_ = noteShown ? ImGui::GetScrollY() : -1.0f;
         if (noteShown) {
             if (sceneNote_.empty()) {
                 ImGui::PushStyleColor(ImGuiCol_Text, kDimColor);
@@ -247,9 +266,12 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
         ImGui::SetKeyboardFocusHere();
         focusPath_ = false;
     }
-    widgets::InputText("##path", &scenePath_);
+    // Enter in the path opens it, as the Open button does (Ctrl+O then a path then Enter).
+    if (widgets::InputText("##path", &scenePath_, ImGuiInputTextFlags_EnterReturnsTrue)) requests.open = scenePath_;
     if (widgets::Button("Open")) requests.open = scenePath_;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open the scene or recording file at the path above (Ctrl+O goes to the path)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Open the scene or recording file at the path above (Ctrl+O goes to the path, Enter opens it)");
+    }
     ImGui::SameLine();
     if (widgets::Button("Save")) requests.save = scenePath_;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the world to the path above (Ctrl+S)");
@@ -267,8 +289,41 @@ void Panels::sceneWindow(SimControls& sim, const FrameInfo& frame, PanelRequests
     historyButton("Redo", undoButtons_.second, "Ctrl+Shift+Z, Ctrl+Y", requests.redo);
     if (!message_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? kErrorColor : kOkColor);
-        ImGui::TextWrapped("%s", message_.c_str());
+        ImGui::TextWrapped("%s", shortMessage(message_).c_str());
         ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered() && shortMessage(message_) != message_) ImGui::SetTooltip("%s", message_.c_str());
+    }
+    ImGui::End();
+}
+
+void Panels::messageToast() {
+    // The Scene panel's line may be below the fold: the message also shows over the view,
+    // an error until the next message, any other for a few seconds.
+    constexpr double kNoticeSeconds = 6.0;
+    toastRect_ = ImVec4(0, 0, 0, 0);
+    if (message_.empty() || !messageOverView_ ||
+        (!messageIsError_ && ImGui::GetTime() - messageTime_ > kNoticeSeconds)) {
+        return;
+    }
+    const float margin = 8.0f * layout_.textScale;
+    // At the view's foot: its top holds the status bar.
+    ImGui::SetNextWindowPos(ImVec2(layout_.view.x + layout_.view.w / 2, layout_.view.bottom() - margin),
+                            ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(200.0f, layout_.view.w - 2 * margin), FLT_MAX));
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    constexpr ImGuiWindowFlags kToast = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                        ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                        ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    if (ImGui::Begin("##message", nullptr, kToast)) {
+        const std::string shown = shortMessage(message_);
+        ImGui::PushStyleColor(ImGuiCol_Text, messageIsError_ ? kErrorColor : kOkColor);
+        ImGui::TextUnformatted(shown.c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::IsWindowHovered()) {
+            ImGui::SetTooltip("%s", shown != message_ ? message_.c_str() : "also in the Scene panel");
+        }
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        toastRect_ = ImVec4(pos.x, pos.y, size.x, size.y);
     }
     ImGui::End();
 }
@@ -558,16 +613,19 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
         // Rows of the matrix on screen; GLM stores columns, so entry (row, col) is draft[col][row].
         for (int row = 0; row < 3; ++row) {
             for (int col = 0; col < 3; ++col) {
-                ImGui::PushID(row * 3 + col);
                 ImGui::SetNextItemWidth(96.0f * layout_.textScale);
                 const auto typed = [](const char* label, float& v) {
                     return ImGui::InputFloat(label, &v, 0.0f, 0.0f, "%.4f");
                 };
-                if (fields_.edit("##I", draft[col][row], typed)) {
+                // A copy: the field types into its own draft, so the entry changes (and its
+                // mirror follows) only on commit, whichever entry was typed before.
+                float entry = draft[col][row];
+                const std::string label = "##I[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+                if (fields_.edit(label.c_str(), entry, typed)) {
+                    draft[col][row] = entry;
                     inertiaDraftDirty_ = true;
                     bodyEditor_.mirrorDraftEntry(col, row);
                 }
-                ImGui::PopID();
                 if (col < 2) ImGui::SameLine();
             }
         }
@@ -619,6 +677,17 @@ void Panels::effectiveCoefficients(const World& world, BodyId id) {
     // What the solver uses is the pair's value, not the one typed above: list each partner's.
     std::vector<BodyId> partners = contactPartners(contactsOf(world, id).points, id);
     const char* heading = "Contacts use (touching now):";
+    if (partners.empty() && paused_) {
+        // Paused, nothing touched in the last step (or no step yet): what the next step will touch.
+        const Body& b = world.body(id);
+        const NextStepKey key{world.stepCount(), id, b.position, b.rotation, world.bodyIds().size()};
+        if (!(key == nextStepKey_)) {
+            nextStepKey_ = key;
+            nextStepPartners_ = nextStepPartners(world, id);
+        }
+        partners = nextStepPartners_;
+        heading = "Contacts use (next step):";
+    }
     if (!partners.empty()) {
         lastPartner_ = partners.front();
         lastPartnerOf_ = id;
@@ -629,8 +698,11 @@ void Panels::effectiveCoefficients(const World& world, BodyId id) {
         heading = "Contacts use (what lies below):";
         partners.push_back(below);
     }
+    contactsUse_ = heading;
+    for (size_t k = 0; k < partners.size(); ++k) contactsUse_ += (k ? ", " : " ") + bodyLabel(world, partners[k]);
     if (partners.empty()) {
-        ImGui::TextColored(kDimColor, "Contacts use: nothing touched yet");
+        contactsUse_ = "Contacts use: nothing touched yet";
+        ImGui::TextColored(kDimColor, "%s", contactsUse_.c_str());
         return;
     }
     ImGui::TextColored(kDimColor, "%s", heading);
@@ -837,9 +909,18 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
     }
     const StatsHistory::Sample& s = stats_.latest();
     const StepStats& st = world.stats();
-    ImGui::Text("frame %.1f ms (%.0f fps)  swap %.1f ms", static_cast<double>(frame.frameMs),
-                frame.frameMs > 0.0f ? 1000.0 / static_cast<double>(frame.frameMs) : 0.0,
-                static_cast<double>(frame.presentMs));
+    // Waiting for input, the time between frames is the wait, not a frame rate.
+    char frameLine[96];
+    if (frame.waitedForInput) {
+        std::snprintf(frameLine, sizeof frameLine, "paused  swap %.1f ms", static_cast<double>(frame.presentMs));
+    } else {
+        std::snprintf(frameLine, sizeof frameLine, "frame %.1f ms (%.0f fps)  swap %.1f ms",
+                      static_cast<double>(frame.frameMs),
+                      frame.frameMs > 0.0f ? 1000.0 / static_cast<double>(frame.frameMs) : 0.0,
+                      static_cast<double>(frame.presentMs));
+    }
+    statsFrameLine_ = frameLine;
+    ImGui::TextUnformatted(frameLine);
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("Per frame, smoothed. Render and UI include the wait for the GL work.\n"
                           "One physics step: %.2f ms", static_cast<double>(frame.stepMs));

@@ -81,6 +81,7 @@ struct PanelRequests {
 /// world steps before the frame is drawn, on the same thread.
 struct FrameInfo {
     float frameMs = 0.0f;    ///< wall time from one frame's start to the next (includes the 60 Hz cap)
+    bool waitedForInput = false;  ///< paused and idle: the frame began after waiting for input
     float stepMs = 0.0f;     ///< mean wall time of one World::step this frame
     int stepsThisFrame = 0;
     float physicsMs = 0.0f;  ///< all World::step calls of the frame
@@ -101,6 +102,9 @@ struct FrameInfo {
     std::string tierNote;           ///< what a tier change could not apply (MSAA needs a restart)
 };
 
+/// A message cut to one line of the view (the first line, at most ~110 characters).
+std::string shortMessage(const std::string& message);
+
 class Panels {
 public:
     Panels(std::string presetDir, std::string scenePath);
@@ -118,13 +122,29 @@ public:
     bool helpShown() const { return showHelp_; }
     /// The Scene panel's message line (setMessage).
     const std::string& message() const { return message_; }
+    bool messageIsError() const { return messageIsError_; }
+    /// Where the message was drawn over the view this frame (x, y, w, h), zeros if not.
+    const ImVec4& messageToastRect() const { return toastRect_; }
+    /// The Body panel's inertia tensor as typed (column-major) and its refusal, if any.
+    const mat3& inertiaDraft() const { return bodyEditor_.inertiaDraft(); }
+    const std::string& bodyError() const { return bodyEditor_.status().error; }
+    /// How far the Note tab is scrolled (px; -1 while the Presets tab is in front).
+    float noteScrollY() const { return noteScrollY_; }
+    /// The Stats tab's first line (frame time, or "paused" while waiting for input).
+    const std::string& statsFrameLine() const { return statsFrameLine_; }
+    /// The Body panel's "Contacts use" heading with the partners it lists.
+    const std::string& contactsUse() const { return contactsUse_; }
     /// Where each labelled numeric field was last drawn (see FieldDraft::drawnFields).
     const std::map<std::string, ImVec4>& drawnFields() const { return fields_.drawnFields(); }
     StatsHistory& stats() { return stats_; }
     /// The video recorder's state, shown in the Scene panel under its button.
     void setVideoStatus(app::VideoStatus status) { video_ = std::move(status); }
     /// Result of the last open/save, shown in the Scene panel.
-    void setMessage(const std::string& message, bool isError);
+    /// `overView`: also shown over the view for a few seconds (errors stay there until
+    /// the next message).
+    void setMessage(const std::string& message, bool isError, bool overView = true);
+    /// How many messages were set so far: a caller tells whether an action set one.
+    uint64_t messagesSet() const { return messagesSet_; }
     /// The Plots tab's line under its export buttons.
     void setExportMessage(const std::string& message, bool isError) { plotsTab_.setMessage(message, isError); }
     /// The Data tab's line under its buttons.
@@ -168,6 +188,8 @@ private:
     void statsWindow(const World& world, const FrameInfo& frame, BodyId selected, app::PlotSamples& plots,
                      PanelRequests& requests);
     void helpWindow();
+    /// The message over the top of the view, where the user is looking.
+    void messageToast();
     void confirmationPopup(PanelRequests& requests);
 
     Layout layout_;
@@ -178,6 +200,10 @@ private:
     bool openNoteTab_ = false;  // select the Note tab at the next draw
     std::string message_;
     bool messageIsError_ = false;
+    double messageTime_ = 0.0;  ///< ImGui::GetTime() when it was set
+    bool messageOverView_ = true;
+    uint64_t messagesSet_ = 0;
+    ImVec4 toastRect_{0, 0, 0, 0};  ///< where messageToast drew it (x, y, w, h), or zeros
     app::VideoStatus video_;
     bool showHelp_ = false;
     bool focusPath_ = false;
@@ -194,6 +220,25 @@ private:
     EditStatus dragStatus_;
     ContactKey picked_;
     bool contactsOfSelectionOnly_ = false;
+    bool paused_ = false;  ///< as of this draw
+    /// What nextStepPartners was last asked about, and its answer: stepping a copy of the
+    /// world once per frame would cost a step's time each frame.
+    struct NextStepKey {
+        uint64_t step = 0;
+        BodyId body;
+        vec3 position{0.0f};
+        quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+        size_t bodies = 0;
+        bool operator==(const NextStepKey& o) const {
+            return step == o.step && body == o.body && position == o.position && rotation == o.rotation &&
+                   bodies == o.bodies;
+        }
+    };
+    NextStepKey nextStepKey_;
+    std::vector<BodyId> nextStepPartners_;
+    float noteScrollY_ = -1.0f;  ///< the Note tab's scroll as last drawn (-1: the Presets tab is in front)
+    std::string statsFrameLine_;  ///< the Stats tab's frame line as last drawn
+    std::string contactsUse_;  ///< the Body panel's "Contacts use" line, partners named
     BodyId lastPartner_;    ///< the last body lastPartnerOf_ touched
     BodyId lastPartnerOf_;
     StatsHistory stats_;

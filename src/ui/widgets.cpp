@@ -58,6 +58,8 @@ bool Combo(const char* label, int* current, bool (*itemText)(void* data, int ind
            int count) {
     return noted(label, ImGui::Combo(label, current, itemText, data, count));
 }
-bool InputText(const char* label, std::string* text) { return noted(label, ImGui::InputText(label, text)); }
+bool InputText(const char* label, std::string* text, ImGuiInputTextFlags flags) {
+    return noted(label, ImGui::InputText(label, text, flags));
+}
 
 }  // namespace impulse::ui::widgets

@@ -29,6 +29,6 @@ bool BeginCombo(const char* label, const char* preview);
 bool Combo(const char* label, int* current, const char* const items[], int count);
 bool Combo(const char* label, int* current, bool (*itemText)(void* data, int index, const char** text), void* data,
            int count);
-bool InputText(const char* label, std::string* text);
+bool InputText(const char* label, std::string* text, ImGuiInputTextFlags flags = 0);
 
 }  // namespace impulse::ui::widgets

@@ -21,19 +21,6 @@ IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1 start_app "$app" "$scene" --
 viewport_x=640 viewport_y=600
 
 key() { xdotool key --delay 40 "$@"; sleep 0.2; }  # keys for the app (not ImGui)
-type_into_drag_field() {  # x y text
-    # Ctrl+click turns a drag field into a text field; ImGui 1.86 reads the mouse and
-    # held keys once per frame, so each is held across frames.
-    move "$1" "$2"
-    xdotool keydown ctrl; sleep 0.1
-    xdotool mousedown 1; sleep 0.1
-    xdotool mouseup 1; sleep 0.1
-    xdotool keyup ctrl; sleep 0.2
-    hold ctrl+a
-    xdotool type --delay 60 -- "$3"; sleep 0.2
-    hold Return
-    sleep 0.3
-}
 in_view_key() {  # the keys reach the app with the mouse over the 3D view
     move "$viewport_x" "$viewport_y"
     key "$@"

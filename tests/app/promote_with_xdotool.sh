@@ -20,12 +20,6 @@ cd "$dir"
 report="$dir/layout.json"
 IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1 start_app "$app" "$scene" --frames 100000 2> "$dir/stderr-$mode.txt"
 
-key() { xdotool key --delay 40 "$@"; sleep 0.3; }
-in_view_key() {  # the keys reach the app with the mouse over the 3D view
-    # shellcheck disable=SC2046
-    move $(value "'%d %d' % (d['view'][0] + d['view'][2] / 2, d['view'][1] + d['view'][3] * 0.8)")
-    key "$@"
-}
 
 if [ "$mode" = promote ]; then
     expect "s['run_end'] >= 300" "the run plays to step 300" 60

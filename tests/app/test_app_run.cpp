@@ -121,6 +121,49 @@ TEST(AppRun, EveryPresetRunsFramesWithoutError) {
     }
 }
 
+// Issue 45: every preset opens showing its point: at the first frames, by its camera key
+// or by the app's framing, the centre of each of its moving bodies is drawn in the view
+// (the rectangle between the panels), in front of the eye; at 1280x720 and 1000x600.
+TEST(AppRun, EveryPresetShowsItsMovingBodiesAtTheFirstFrame) {
+    const std::string dir = kSource + "/assets/scenes";
+    const std::vector<std::string> presets = impulse::ui::listPresets(dir);
+    ASSERT_GE(presets.size(), 20u);
+    const std::string report = tempPath("framing.json");
+    for (const char* size : {"1280x720", "1000x600"}) {
+        for (const std::string& p : presets) {
+            SCOPED_TRACE(p + " at " + size);
+            fs::remove(report);
+            ASSERT_EQ(run("IMPULSE_LAYOUT_JSON='" + report + "' XDG_CONFIG_HOME='" + tempPath("framing_config") + "' " +
+                          offscreen("'" + dir + "/" + p + "' --paused --frames 3 --size " + size)),
+                      0);
+            std::ifstream in(report);
+            ASSERT_TRUE(in);
+            const nlohmann::json j = nlohmann::json::parse(in);
+            impulse::render::OrbitCamera camera;
+            const nlohmann::json& c = j.at("camera");
+            camera.target = glm::vec3(c["target"][0], c["target"][1], c["target"][2]);
+            camera.distance = c.at("distance");
+            camera.yaw = glm::radians(c.at("yaw").get<float>());
+            camera.pitch = glm::radians(c.at("pitch").get<float>());
+            camera.fovY = glm::radians(c.at("fov_y").get<float>());
+            const float width = j["view"][2], height = j["view"][3];
+            int moving = 0;
+            for (const nlohmann::json& body : j.at("bodies")) {
+                if (body.at("static")) continue;
+                ++moving;
+                const glm::vec3 centre(body["position"][0], body["position"][1], body["position"][2]);
+                const glm::vec4 at = camera.project(centre, width, height);
+                EXPECT_TRUE(at.w > 0.0f && at.x >= 0.0f && at.x <= width && at.y >= 0.0f && at.y <= height)
+                    << body.at("name") << " is drawn at " << at.x << ", " << at.y << " of a " << width << "x" << height
+                    << " view";
+            }
+            EXPECT_GT(moving, 0);
+        }
+    }
+    fs::remove(report);
+    fs::remove_all(tempPath("framing_config"));
+}
+
 TEST(AppRun, BadArgumentsAndBadScenesExitWithTwo) {
     EXPECT_EQ(run(offscreen("--frames nope 2> /dev/null")), 2);
     const std::string bad = tempPath("bad.json");
@@ -464,16 +507,24 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
 // promoted run's own impacts, and a body that leaves the world's bounds is removed with
 // a message and brought back by Ctrl+Z (see promote_with_xdotool.sh, whose checks
 // read the app's live layout report; any failed one fails the script).
-void runPromoteScript(const std::string& name, const std::string& scene, const std::string& mode) {
+// Runs tests/app/SCRIPT APP SCENE DIR MODE [ARGS] under Xvfb at 1280x720 in a fresh DIR
+// (named NAME), its stdout and stderr into DIR/log.txt; on failure prints that and the
+// app's DIR/stderr-MODE.txt. timeout bounds the script around the app's own --frames.
+void runModeScript(const std::string& script, const std::string& name, const std::string& scene,
+                   const std::string& mode, const std::string& args = "") {
     const fs::path dir = tempPath(name);
     fs::remove_all(dir);
     fs::create_directories(dir);
-    ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' xvfb-run -a -s '-screen 0 1280x720x24' '" +
-                  kSource + "/tests/app/promote_with_xdotool.sh' '" + kApp + "' '" + scene + "' '" + dir.string() +
-                  "' " + mode + " > '" + (dir / "log.txt").string() + "' 2>&1"),
+    ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' timeout 280 xvfb-run -a -s '-screen 0 1280x720x24' '" +
+                  kSource + "/tests/app/" + script + "' '" + kApp + "' '" + scene + "' '" + dir.string() + "' " + mode +
+                  " " + args + " > '" + (dir / "log.txt").string() + "' 2>&1"),
               0)
         << fileText((dir / "log.txt").string()) << fileText((dir / ("stderr-" + mode + ".txt")).string());
     fs::remove_all(dir);
+}
+
+void runPromoteScript(const std::string& name, const std::string& scene, const std::string& mode) {
+    runModeScript("promote_with_xdotool.sh", name, scene, mode);
 }
 
 TEST(AppRun, PromotedRunListsItsOwnImpactsAfterATimelineClickAndAShot) {
@@ -484,6 +535,81 @@ TEST(AppRun, PromotedRunListsItsOwnImpactsAfterATimelineClickAndAShot) {
 TEST(AppRun, ABodyLeavingTheWorldBoundsIsRemovedWithAMessageAndCtrlZBringsItBack) {
     if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
     runPromoteScript("bounds", kSource + "/assets/scenes/classroom/gliders_inelastic.json", "bounds");
+}
+
+// Issue 45: a refused Open shows where the user looks even with the video's status line
+// pushing the Scene panel down: over the view, in red, one short line; and Enter in the
+// path field opens; a video goes to the videos folder, which the message names (see
+// open_message_with_xdotool.sh).
+TEST(AppRun, ARefusedOpenShowsItsErrorOverTheViewInRed) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    const fs::path dir = tempPath("open_message");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string bad = (dir / "bad_mass.json").string();
+    std::ofstream(bad) << R"({"version": 1, "name": "Bad mass", "note": ")" << std::string(600, 'n') << R"(", "bodies": [
+  {"name": "crate", "shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "position": [0, 1, 0], "mass": -1}
+]}
+)";
+    ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' XDG_VIDEOS_DIR='" + (dir / "videos").string() +
+                  "' timeout 240 xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource +
+                  "/tests/app/open_message_with_xdotool.sh' '" + kApp + "' '" + kSource +
+                  "/assets/scenes/default.json' '" + dir.string() + "' '" + bad + "' > '" + (dir / "log.txt").string() +
+                  "' 2>&1"),
+              0)
+        << fileText((dir / "log.txt").string()) << fileText((dir / "stderr.txt").string());
+    EXPECT_TRUE(fs::is_directory(dir / "videos/impulse-lab/impulse-lab-video-1")) << "V recorded elsewhere";
+    int x = 0, y = 0, w = 0, h = 0;
+    std::istringstream(fileText((dir / "toast.txt").string())) >> x >> y >> w >> h;
+    ASSERT_GT(w, 0);
+    const Image control = loadPng((dir / "impulse-lab-1.png").string());
+    const Image refused = loadPng((dir / "impulse-lab-2.png").string());
+    ASSERT_EQ(refused.width, 1280);
+    EXPECT_LT(errorRedPixels(control, x, y, x + w, y + h), 20);
+    EXPECT_GT(errorRedPixels(refused, x, y, x + w, y + h), 300);
+    fs::remove_all(dir);
+}
+
+// Issue 45's small frictions with real input (see friction_with_xdotool.sh).
+void runFrictionScript(const std::string& mode, const std::string& scene = "default.json") {
+    runModeScript("friction_with_xdotool.sh", "friction_" + mode, kSource + "/assets/scenes/" + scene, mode);
+}
+
+TEST(AppRun, EverySpawnDuplicateAndDeleteSaysWhatItDid) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runFrictionScript("messages");
+}
+
+TEST(AppRun, APresetsNoteOpensAtItsTopWhereverTheListWasScrolled) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runFrictionScript("note_scroll");
+}
+
+TEST(AppRun, TWhilePausedPutsTheShotWhereTheMousePointsAtTheScenesScale) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runFrictionScript("paused_shot", "newtons_cradle.json");
+}
+
+TEST(AppRun, PausedAndIdleTheStatsTabSaysPaused) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runFrictionScript("paused_stats");
+}
+
+// Issue 45's Body panel items with real input (see body_panel_with_xdotool.sh, whose
+// checks read the app's live layout report; any failed one fails the script).
+void runBodyPanelScript(const std::string& scene, const std::string& mode, const std::string& pairs = "") {
+    runModeScript("body_panel_with_xdotool.sh", "body_" + mode, scene, mode, pairs);
+}
+
+TEST(AppRun, EveryTypedOffDiagonalInertiaEntrySetsItsMirror) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runBodyPanelScript(kSource + "/assets/scenes/default.json", "inertia");
+}
+
+TEST(AppRun, ContactsUseNamesTheNextStepsPartnerBeforeAnyStep) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runBodyPanelScript(kSource + "/assets/scenes/default.json", "contacts", "ramp_crate:ramp");
+    runBodyPanelScript(kSource + "/assets/scenes/classroom/gliders_inelastic.json", "contacts", "glider3:ground");
 }
 
 // Issue 20, "a sandbox you can tune in": typed values apply when the field is left,

@@ -386,3 +386,21 @@ TEST_F(PanelFixture, ABodysContactsAndThePickedPointKeepTheirIndexInTheWholeList
     EXPECT_EQ(ui::trackContact(world, key), ui::findContact(all, key));
     EXPECT_EQ(ui::contactsOf(world, BodyId{}).points.size(), 0u);
 }
+
+// Issue 45: before any step a body has no contacts of its own; the Body panel names the
+// partners the next step touches (the ramp under ramp_crate, not the ground the ray
+// down from its centre meets first).
+TEST(NextStepPartners, AreTheBodiesTheNextStepTouches) {
+    app::Experiment scene;
+    ASSERT_EQ(scene.open(IMPULSE_SOURCE_DIR "/assets/scenes/default.json"), "");
+    const World& w = scene.world();
+    ASSERT_EQ(w.stepCount(), 0u);
+    const BodyId crate = w.findBody("ramp_crate");
+    EXPECT_TRUE(w.contactIndicesOf(crate).empty());
+    EXPECT_EQ(ui::nextStepPartners(w, crate), std::vector<BodyId>{w.findBody("ramp")});
+    EXPECT_NE(ui::bodyBelow(w, crate), w.findBody("ramp")) << "the ray down names the ramp too: no longer a case for this test";
+    ASSERT_EQ(scene.open(IMPULSE_SOURCE_DIR "/assets/scenes/classroom/gliders_inelastic.json"), "");
+    EXPECT_EQ(ui::nextStepPartners(scene.world(), scene.world().findBody("glider3")),
+              std::vector<BodyId>{scene.world().findBody("ground")});
+    EXPECT_EQ(scene.world().stepCount(), 0u) << "the world shown took no step";
+}

@@ -2,6 +2,7 @@
 // wall clock does, and the recorder writes one PNG a frame into a folder of its
 // own, then encodes with ffmpeg (here a stand-in script) without the caller waiting,
 // or says that ffmpeg is missing.
+#include "app/paths.h"
 #include "app/sim_clock.h"
 #include "app/video.h"
 
@@ -14,7 +15,10 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <optional>
 #include <thread>
+
+#include <unistd.h>
 
 namespace impulse {
 namespace {
@@ -149,3 +153,35 @@ TEST_F(VideoRecorderTest, EncodesWithFfmpegAfterStopWithoutTheCallerWaiting) {
 
 }  // namespace
 }  // namespace impulse
+
+// Issue 45: V's videos go to the user's videos folder, not the working directory.
+TEST(VideosFolder, IsTheXdgVideosFolderElseVideosInHome) {
+    const auto saved = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v ? std::optional<std::string>(v) : std::nullopt;
+    };
+    const std::optional<std::string> home = saved("HOME"), videos = saved("XDG_VIDEOS_DIR"),
+                                     config = saved("XDG_CONFIG_HOME");
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("impulse_videos_folder_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "config");
+    ::setenv("HOME", dir.c_str(), 1);
+    ::setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+    ::unsetenv("XDG_VIDEOS_DIR");
+    EXPECT_EQ(impulse::app::videosFolder(), (dir / "Videos" / "impulse-lab").string());
+    std::ofstream(dir / "config" / "user-dirs.dirs") << "# written by xdg-user-dirs-update\n"
+                                                     << "XDG_VIDEOS_DIR=\"$HOME/Filme\"\n";
+    EXPECT_EQ(impulse::app::videosFolder(), (dir / "Filme" / "impulse-lab").string());
+    ::setenv("XDG_VIDEOS_DIR", "/srv/clips", 1);
+    EXPECT_EQ(impulse::app::videosFolder(), "/srv/clips/impulse-lab");
+    ::unsetenv("XDG_VIDEOS_DIR");
+    ::unsetenv("HOME");
+    EXPECT_EQ(impulse::app::videosFolder(), ".");
+    const auto restore = [](const char* name, const std::optional<std::string>& v) {
+        if (v) ::setenv(name, v->c_str(), 1); else ::unsetenv(name);
+    };
+    restore("HOME", home);
+    restore("XDG_VIDEOS_DIR", videos);
+    restore("XDG_CONFIG_HOME", config);
+    std::filesystem::remove_all(dir);
+}

@@ -24,6 +24,25 @@ hold() {  # a key or chord (ctrl+a) that ImGui itself must see
     xdotool keydown "$1"; sleep 0.25
     xdotool keyup "$1"; sleep 0.1
 }
+type_into_drag_field() {  # x y text: Ctrl+click the field, select all, type, Enter
+    # Ctrl+click turns a drag field into a text field (a text field takes it as a click);
+    # ImGui 1.86 reads the mouse and held keys once per frame, so each is held across frames.
+    move "$1" "$2"
+    xdotool keydown ctrl; sleep 0.1
+    xdotool mousedown 1; sleep 0.1
+    xdotool mouseup 1; sleep 0.1
+    xdotool keyup ctrl; sleep 0.2
+    hold ctrl+a
+    xdotool type --delay 60 -- "$3"; sleep 0.2
+    hold Return
+    sleep 0.3
+}
+key() { xdotool key --delay 40 "$@"; sleep 0.3; }  # keys for the app (not ImGui)
+in_view_key() {  # the keys reach the app with the mouse over the 3D view (the report's)
+    # shellcheck disable=SC2046
+    move $(value "'%d %d' % (d['view'][0] + d['view'][2] / 2, d['view'][1] + d['view'][3] * 0.8)")
+    key "$@"
+}
 
 # What the app shows, from its live layout report at $report (start the app with
 # IMPULSE_LAYOUT_JSON="$report" IMPULSE_LAYOUT_LIVE=1: App::writeLayout).

@@ -1,4 +1,4 @@
-// The impulse-sim contract (shared/DESIGN.md): CSV rows and header, the JSON
+// The impulse-sim contract (the README, "impulse-sim"): CSV rows and header, the JSON
 // summary, exit codes 0/2/1 with nothing written on invalid input, determinism.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // "Same scene, same build: the same bytes on any CPU the build supports"
-// (shared/DESIGN.md, physics model point 7). The solver works kSimdWidth
+// (the README, "impulse-sim"). The solver works kSimdWidth
 // contacts and bodies at a time, 8 with AVX2 and 4 with SSE2; this test pins
 // the exact result of a mixed pile to one committed hash, and scripts/dev.sh
 // test runs it in its AVX2 build and in an SSE2 build.

@@ -1,6 +1,6 @@
 // Impacts that arrive through the normal path: bodies released from a height
 // or thrown, never placed in contact, checked against closed-form mechanics
-// (the impulse model of DESIGN.md, "Physics model" point 4).
+// (the impulse model of docs/physics.md).
 //
 // Every test runs at the app's default world settings (dt 1/60 s, default
 // iterations) and at a fine timestep (dt 1 ms). A falling ball is planned so
