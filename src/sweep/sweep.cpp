@@ -12,18 +12,17 @@ namespace {
 
 struct FieldName {
     const char* name;
-    const char* meaning;
 };
 
 constexpr FieldName kBodyFields[] = {
-    {"mass", "kg"}, {"e", "restitution"}, {"mu", "friction"}, {"mu_s", "static friction"},
-    {"x", "position, m"}, {"y", "position, m"}, {"z", "position, m"},
-    {"vx", "velocity, m/s"}, {"vy", "velocity, m/s"}, {"vz", "velocity, m/s"},
-    {"wx", "angular velocity, rad/s"}, {"wy", "angular velocity, rad/s"}, {"wz", "angular velocity, rad/s"},
+    {"mass"}, {"e"}, {"mu"}, {"mu_s"},
+    {"x"}, {"y"}, {"z"},
+    {"vx"}, {"vy"}, {"vz"},
+    {"wx"}, {"wy"}, {"wz"},
 };
 constexpr FieldName kWorldFields[] = {
-    {"gravity_x", "m/s^2"}, {"gravity_y", "m/s^2"}, {"gravity_z", "m/s^2"}, {"timestep", "s"},
-    {"passes", "whole number"}, {"sub_steps", "whole number"}, {"threshold", "restitution threshold, m/s"},
+    {"gravity_x"}, {"gravity_y"}, {"gravity_z"}, {"timestep"},
+    {"passes"}, {"sub_steps"}, {"threshold"},
 };
 
 struct MeasureName {
