@@ -62,8 +62,4 @@ else
     done
     in_view_key F12
 fi
-key ctrl+q
-sleep 1.0
-if kill -0 $pid 2>/dev/null; then key Return; fi  # the quit question, if an edit is unsaved
-wait $pid
-trap - EXIT
+quit_app  # and answers the quit question, if an edit is unsaved

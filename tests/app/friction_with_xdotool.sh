@@ -10,7 +10,7 @@
 #     tab opens at the top of the note.
 #   MODE paused_stats: no --frames, so the app waits for input while paused: the Stats
 #     tab says "paused", not a frame rate of the wait.
-# The app is told to quit at the end; if it does not within 10 s, it is killed and the
+# The app is told to quit at the end; if it does not within 30 s, it is killed and the
 # script fails.
 # Usage: friction_with_xdotool.sh APP SCENE DIR MODE
 set -euo pipefail
@@ -71,10 +71,4 @@ elif [ "$mode" = note_scroll ]; then
 else
     expect "s['stats_frame_line'].startswith('paused')" "paused and idle, Stats says so" 15
 fi
-key ctrl+q
-sleep 1.0
-if kill -0 $pid 2>/dev/null; then key Return; fi  # the quit question, if an edit is unsaved
-for _ in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-if kill -0 $pid 2>/dev/null; then echo "check: FAILED: the app did not quit" >&2; exit 1; fi
-wait $pid
-trap - EXIT
+quit_app  # and answers the quit question, if an edit is unsaved

@@ -37,8 +37,4 @@ expect "s['message_toast'][3] < 3 * 20 * d['text_scale']" "in a line or two"
 value "'%d %d %d %d' % tuple(s['message_toast'])" > "$dir/toast.txt"
 in_view_key F12
 sleep 0.5
-key ctrl+q
-sleep 1.0
-if kill -0 $pid 2>/dev/null; then key Return; fi  # the quit question, if an edit is unsaved
-wait $pid
-trap - EXIT
+quit_app  # and answers the quit question, if an edit is unsaved

@@ -72,7 +72,4 @@ else
     expect "[b for b in d['bodies'] if b['name'] == 'glider3'][0]['position'][1] < -100" "where it left"
     in_view_key F12
 fi
-key ctrl+q
-sleep 1.0
-if kill -0 $pid 2>/dev/null; then key Return; fi  # the quit question, if an edit is unsaved
-wait $pid
+quit_app  # and answers the quit question, if an edit is unsaved

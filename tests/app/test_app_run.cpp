@@ -6,6 +6,7 @@
 #include "ui/edit.h"
 
 #include "app/file_text.h"
+#include "app/own_xvfb.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -300,11 +301,11 @@ TEST(AppRun, ShowDrawsTheTrailsOfAThrownBall) {
 }
 
 TEST(AppRun, RealMouseDragMovesTheBodyTowardTheCursorAndReleaseThrowsIt) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const std::string out = tempPath("drag.json");
     const std::string scene = kSource + "/tests/app/data/drag_zero_g.json";
     const int right = 300;  // pixels
-    ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/drag_with_xdotool.sh' '" + kApp +
+    ASSERT_EQ(run(underOwnXvfb("1280x720x24") + "'" + kSource + "/tests/app/drag_with_xdotool.sh' '" + kApp +
                   "' '" + scene + "' '" + out + "' " + std::to_string(right) + " > /dev/null 2>&1"),
               0);
     std::ifstream in(out);
@@ -363,7 +364,7 @@ int errorRedPixelsInBodyPanel(const Image& img) { return errorRedPixels(img, 926
 // UI and keeps the current scene; Save from the panel writes a temporary file and
 // renames it. Driven as a person would, with real clicks and keys under Xvfb.
 TEST(AppRun, OpeningBadFilesFromTheScenePanelShowsTheErrorAndKeepsTheScene) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const fs::path dir = tempPath("panel");
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -389,7 +390,7 @@ TEST(AppRun, OpeningBadFilesFromTheScenePanelShowsTheErrorAndKeepsTheScene) {
     ASSERT_EQ(::stat(saved.c_str(), &before), 0);
 
     const std::string scene = kSource + "/assets/scenes/tower10.json";
-    ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/open_bad_scene_with_xdotool.sh' '" +
+    ASSERT_EQ(run(underOwnXvfb("1280x720x24") + "'" + kSource + "/tests/app/open_bad_scene_with_xdotool.sh' '" +
                   kApp + "' '" + scene + "' '" + dir.string() + "' '" + saved + "' '" + badMass + "' '" + badJson +
                   "' '" + badRun + "' > /dev/null 2>&1"),
               0)
@@ -441,7 +442,7 @@ TEST(AppRun, OpeningBadFilesFromTheScenePanelShowsTheErrorAndKeepsTheScene) {
 // widgets clicked where the app reports them (issue 23). In the sanitizer build any ASan
 // or UBSan report makes the app exit non-zero, which fails the script.
 TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const std::string out = tempPath("session.json");
     const std::string mid = tempPath("session_mid.json");
     const std::string recording = tempPath("session_mid-run.json");  // the script's name for it
@@ -461,7 +462,7 @@ TEST(AppRun, ScriptedSessionWithKeysDragsAndPanelClicks) {
     }
     // The script checks each step's effect on what the app shows (its "check: ok"
     // lines); a check that does not hold fails it.
-    ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/session_with_xdotool.sh' '" +
+    ASSERT_EQ(run(underOwnXvfb("1280x720x24") + "'" + kSource + "/tests/app/session_with_xdotool.sh' '" +
                   kApp + "' '" + scene + "' '" + out + "' '" + mid + "' '" + report + "' > '" + log + "' 2>&1"),
               0)
         << fileText(log);
@@ -515,7 +516,7 @@ void runModeScript(const std::string& script, const std::string& name, const std
     const fs::path dir = tempPath(name);
     fs::remove_all(dir);
     fs::create_directories(dir);
-    ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' timeout 280 xvfb-run -a -s '-screen 0 1280x720x24' '" +
+    ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' timeout 280 " + underOwnXvfb("1280x720x24") + "'" +
                   kSource + "/tests/app/" + script + "' '" + kApp + "' '" + scene + "' '" + dir.string() + "' " + mode +
                   " " + args + " > '" + (dir / "log.txt").string() + "' 2>&1"),
               0)
@@ -528,12 +529,12 @@ void runPromoteScript(const std::string& name, const std::string& scene, const s
 }
 
 TEST(AppRun, PromotedRunListsItsOwnImpactsAfterATimelineClickAndAShot) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runPromoteScript("promote", kSource + "/assets/scenes/default.json", "promote");
 }
 
 TEST(AppRun, ABodyLeavingTheWorldBoundsIsRemovedWithAMessageAndCtrlZBringsItBack) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runPromoteScript("bounds", kSource + "/assets/scenes/classroom/gliders_inelastic.json", "bounds");
 }
 
@@ -542,7 +543,7 @@ TEST(AppRun, ABodyLeavingTheWorldBoundsIsRemovedWithAMessageAndCtrlZBringsItBack
 // path field opens; a video goes to the videos folder, which the message names (see
 // open_message_with_xdotool.sh).
 TEST(AppRun, ARefusedOpenShowsItsErrorOverTheViewInRed) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const fs::path dir = tempPath("open_message");
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -552,7 +553,7 @@ TEST(AppRun, ARefusedOpenShowsItsErrorOverTheViewInRed) {
 ]}
 )";
     ASSERT_EQ(run("XDG_CONFIG_HOME='" + (dir / "config").string() + "' XDG_VIDEOS_DIR='" + (dir / "videos").string() +
-                  "' timeout 240 xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource +
+                  "' timeout 240 " + underOwnXvfb("1280x720x24") + "'" + kSource +
                   "/tests/app/open_message_with_xdotool.sh' '" + kApp + "' '" + kSource +
                   "/assets/scenes/default.json' '" + dir.string() + "' '" + bad + "' > '" + (dir / "log.txt").string() +
                   "' 2>&1"),
@@ -576,22 +577,22 @@ void runFrictionScript(const std::string& mode, const std::string& scene = "defa
 }
 
 TEST(AppRun, EverySpawnDuplicateAndDeleteSaysWhatItDid) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runFrictionScript("messages");
 }
 
 TEST(AppRun, APresetsNoteOpensAtItsTopWhereverTheListWasScrolled) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runFrictionScript("note_scroll");
 }
 
 TEST(AppRun, TWhilePausedPutsTheShotWhereTheMousePointsAtTheScenesScale) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runFrictionScript("paused_shot", "newtons_cradle.json");
 }
 
 TEST(AppRun, PausedAndIdleTheStatsTabSaysPaused) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runFrictionScript("paused_stats");
 }
 
@@ -602,12 +603,12 @@ void runBodyPanelScript(const std::string& scene, const std::string& mode, const
 }
 
 TEST(AppRun, EveryTypedOffDiagonalInertiaEntrySetsItsMirror) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runBodyPanelScript(kSource + "/assets/scenes/default.json", "inertia");
 }
 
 TEST(AppRun, ContactsUseNamesTheNextStepsPartnerBeforeAnyStep) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runBodyPanelScript(kSource + "/assets/scenes/default.json", "contacts", "ramp_crate:ramp");
     runBodyPanelScript(kSource + "/assets/scenes/classroom/gliders_inelastic.json", "contacts", "glider3:ground");
 }
@@ -617,13 +618,13 @@ TEST(AppRun, ContactsUseNamesTheNextStepsPartnerBeforeAnyStep) {
 // Ctrl+Z undoes a typed mass, and a dragged one in one go; Ctrl+D duplicates the selection; Ctrl+S saves; quitting
 // with an unsaved edit asks first (see edits_with_xdotool.sh).
 TEST(AppRun, TypedEditsApplyOnEnterUndoDuplicateAndQuitAsks) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const fs::path dir = tempPath("edits");
     fs::remove_all(dir);
     fs::create_directories(dir);
     const std::string scene = (dir / "scene.json").string();
     fs::copy_file(kSource + "/tests/app/data/ground_crate_ball.json", scene);
-    ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/edits_with_xdotool.sh' '" + kApp +
+    ASSERT_EQ(run(underOwnXvfb("1280x720x24") + "'" + kSource + "/tests/app/edits_with_xdotool.sh' '" + kApp +
                   "' '" + scene + "' '" + dir.string() + "' > '" + (dir / "log.txt").string() + "' 2>&1"),
               0)
         << fileText((dir / "log.txt").string()) << fileText((dir / "stderr.txt").string());
@@ -659,14 +660,14 @@ TEST(AppRun, TypedEditsApplyOnEnterUndoDuplicateAndQuitAsks) {
 // spawn one box and holding F12 take one screenshot, numbered past the one already
 // in the folder (impulse-lab-1.png, which stays as it was).
 TEST(AppRun, HeldKeysActOncePerPressAndScreenshotsNeverOverwrite) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const fs::path dir = tempPath("held_keys");
     fs::remove_all(dir);
     fs::create_directories(dir);
     const std::string scene = (dir / "scene.json").string();
     fs::copy_file(kSource + "/tests/app/data/ground_crate_ball.json", scene);
     std::ofstream(dir / "impulse-lab-1.png") << "an earlier screenshot";
-    ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/held_keys_with_xdotool.sh' '" +
+    ASSERT_EQ(run(underOwnXvfb("1280x720x24") + "'" + kSource + "/tests/app/held_keys_with_xdotool.sh' '" +
                   kApp + "' '" + scene + "' '" + dir.string() + "' > '" + (dir / "log.txt").string() + "' 2>&1"),
               0)
         << fileText((dir / "log.txt").string());
@@ -683,14 +684,14 @@ TEST(AppRun, HeldKeysActOncePerPressAndScreenshotsNeverOverwrite) {
 // at once, unsaved edits and all, keeping its recovery file; a window close still asks;
 // a clean quit removes the app's own file (see recovery_with_xdotool.sh).
 TEST(AppRun, KilledAppsWorkIsOfferedAndRestoredAndSigtermQuitsWithoutAsking) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const fs::path dir = tempPath("recovery");
     fs::remove_all(dir);
     fs::create_directories(dir);
     const std::string scene = (dir / "scene.json").string();
     fs::copy_file(kSource + "/tests/app/data/ground_crate_ball.json", scene);
     const auto text = [&](const char* name) { return fileText((dir / name).string()); };
-    ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/recovery_with_xdotool.sh' '" +
+    ASSERT_EQ(run(underOwnXvfb("1280x720x24") + "'" + kSource + "/tests/app/recovery_with_xdotool.sh' '" +
                   kApp + "' '" + scene + "' '" + dir.string() + "' > '" + (dir / "log.txt").string() + "' 2>&1"),
               0)
         << text("log.txt") << text("run1.txt") << text("run2.txt") << text("run3.txt");

@@ -5,6 +5,7 @@
 // the app reports (IMPULSE_LAYOUT_JSON); the scene's camera key kept through a run and
 // a save.
 #include "app/file_text.h"
+#include "app/own_xvfb.h"
 #include "app/gizmo.h"
 #include "app/timeline.h"
 #include "render/camera.h"
@@ -189,15 +190,14 @@ void expectPanelsOnScreenBesideTheView(const nlohmann::json& layout, float width
 // Xvfb), the view stays between the columns, and a column widened by dragging its
 // edge is remembered in the settings file for the next run.
 TEST(AppView, ResizedWindowKeepsPanelsOnScreenAndADraggedColumnIsRemembered) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const std::string config = tempFile("config"), layout = tempFile("resize_layout.json");
     fs::remove_all(config);
     const std::string scene = kSource + "/assets/scenes/dominoes.json";
     const auto resize = [&](const std::string& size, int drag, int edgeX) {
         fs::remove(layout);
         const std::string command = "XDG_CONFIG_HOME='" + config + "' EDGE_X=" + std::to_string(edgeX) +
-                                    " ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" xvfb-run -a -s "
-                                    "'-screen 0 1920x1080x24' '" + kSource + "/tests/app/resize_with_xdotool.sh' '" +
+                                    " ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" " + underOwnXvfb("1920x1080x24") + "'" + kSource + "/tests/app/resize_with_xdotool.sh' '" +
                                     kApp + "' '" + scene + "' '" + layout + "' " + size + " " + std::to_string(drag) +
                                     " > /dev/null 2>&1";
         const int status = std::system(command.c_str());
@@ -236,7 +236,7 @@ TEST(AppView, ResizedWindowKeepsPanelsOnScreenAndADraggedColumnIsRemembered) {
 // L follows the selected body: the rolling ball, clicked where the first frame shows
 // it, runs for 3 s (15 m) and the camera's target is still on it.
 TEST(AppView, FollowKeepsTheCameraOnTheSelectedBody) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const std::string scene = kSource + "/assets/scenes/sliding_ball_rolls.json";
     const std::string layout = tempFile("follow_layout.json");
     fs::remove(layout);
@@ -249,7 +249,7 @@ TEST(AppView, FollowKeepsTheCameraOnTheSelectedBody) {
     const int y = static_cast<int>(ball.y + first["view"][1].get<float>());
 
     fs::remove(layout);
-    const std::string command = "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" xvfb-run -a -s '-screen 0 1280x720x24' '" +
+    const std::string command = "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" " + underOwnXvfb("1280x720x24") + "'" +
                                 kSource + "/tests/app/follow_with_xdotool.sh' '" + kApp + "' '" + scene + "' '" + layout +
                                 "' " + std::to_string(x) + " " + std::to_string(y) + " 3 > /dev/null 2>&1";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
@@ -299,7 +299,7 @@ float turnBetween(const glm::quat& a, const glm::quat& b) {
 // panel's fields, the camera) and the gizmo's own shape.
 TEST(AppView, MoveAndTurnWithTheGizmoTheOrientationFieldAndAPausedDragThenUndoToTheByte) {
     using namespace impulse::app;
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const std::string dir = tempFile("move");
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -320,7 +320,7 @@ TEST(AppView, MoveAndTurnWithTheGizmoTheOrientationFieldAndAPausedDragThenUndoTo
         return out;
     };
     const std::string env = "XDG_CONFIG_HOME='" + dir + "/config' ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" ";
-    const std::string xvfb = "xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource + "/tests/app/move_with_xdotool.sh' '" +
+    const std::string xvfb = underOwnXvfb("1280x720x24") + "'" + kSource + "/tests/app/move_with_xdotool.sh' '" +
                              kApp + "' '" + scene + "' '" + dir + "' ";
     const glm::ivec2 cratePixel = onScreen(inView(crate));
 
@@ -386,7 +386,7 @@ TEST(AppView, MoveAndTurnWithTheGizmoTheOrientationFieldAndAPausedDragThenUndoTo
 }
 
 TEST(AppView, RecordVideoWritesOneViewSizedPngPerFrameEachASixtiethOfASimulatedSecond) {
-    if (!haveCommand("xvfb-run")) GTEST_SKIP() << "needs xvfb-run";
+    if (!haveCommand("Xvfb")) GTEST_SKIP() << "needs Xvfb";
     const std::string dir = tempFile("video");
     const std::string layout = tempFile("video_layout.json"), output = tempFile("video_output.txt");
     const std::string summary = tempFile("video_summary.json");
@@ -398,7 +398,7 @@ TEST(AppView, RecordVideoWritesOneViewSizedPngPerFrameEachASixtiethOfASimulatedS
     // simulated time (one 1/60 s step) a frame.
     constexpr int kFrames = 40;
     const std::string command = "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" IMPULSE_LAYOUT_JSON='" + layout +
-                                "' xvfb-run -a -s '-screen 0 1280x720x24' '" + kApp + "' --frames " +
+                                "' " + underOwnXvfb("1280x720x24") + "'" + kApp + "' --frames " +
                                 std::to_string(kFrames) + " --record-video '" + dir + "' > '" + output + "' 2>&1";
     ASSERT_EQ(std::system(command.c_str()), 0) << command << "\n" << fileText(output);
     const nlohmann::json report = readJson(layout);
@@ -450,7 +450,7 @@ TEST(AppView, RecordVideoWritesOneViewSizedPngPerFrameEachASixtiethOfASimulatedS
 // loop (I, O), the step shown stays in it. Positions come from the layout report's
 // strip, the steps from the report at exit.
 TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorStepKeysStepByOneAndPlayingBackWrapsInTheLoop) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     const std::string dir = tempFile("timeline");
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -468,7 +468,7 @@ TEST(AppView, TimelineClickAndDragShowTheStepUnderTheCursorStepKeysStepByOneAndP
     const int viewX = static_cast<int>(view[0].get<float>() + 0.5f * view[2].get<float>());
     const int viewY = static_cast<int>(view[1].get<float>() + 0.5f * view[3].get<float>());
     const std::string run = "XDG_CONFIG_HOME='" + dir + "/config' ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" "
-                            "IMPULSE_LAYOUT_JSON='" + layout + "' xvfb-run -a -s '-screen 0 1280x720x24' '" + kSource +
+                            "IMPULSE_LAYOUT_JSON='" + layout + "' " + underOwnXvfb("1280x720x24") + "'" + kSource +
                             "/tests/app/timeline_with_xdotool.sh' '" + kApp + "' '" + scene + "' '" + dir + "' ";
     const auto scaleOf = [&](const nlohmann::json& report, uint64_t end) {
         const nlohmann::json& s = report["timeline"]["strip"];
@@ -536,8 +536,7 @@ nlohmann::json runUnderXvfb(const std::string& args, int frames, const std::stri
     const std::string layout = tempFile("tier_layout.json");
     fs::remove(layout);
     const std::string command = "XDG_CONFIG_HOME='" + config + "' IMPULSE_LAYOUT_JSON='" + layout +
-                                "' ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" xvfb-run -a -s '-screen 0 " +
-                                size + "x24' '" + kApp + "' --size " + size + " --frames " + std::to_string(frames) +
+                                "' ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" " + underOwnXvfb(size + "x24") + "'" + kApp + "' --size " + size + " --frames " + std::to_string(frames) +
                                 " " + args + " > '" + log + "' 2>&1";
     const int status = std::system(command.c_str());
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command << "\n" << fileText(log);
@@ -551,7 +550,7 @@ nlohmann::json runUnderXvfb(const std::string& args, int frames, const std::stri
 // The tier comes from GL_RENDERER unless --render-tier names one; the log line says
 // which and why, and the report (what Stats shows) the settings drawn with.
 TEST(AppView, RenderTierFromGlRendererOrTheFlagIsLoggedAndShown) {
-    if (!haveCommand("xvfb-run")) GTEST_SKIP() << "needs xvfb-run";
+    if (!haveCommand("Xvfb")) GTEST_SKIP() << "needs Xvfb";
     const std::string config = tempFile("tier_config"), log = tempFile("tier_log.txt");
     fs::remove_all(config);
     const nlohmann::json automatic = runUnderXvfb("", 10, config, log);
@@ -604,7 +603,7 @@ TEST(AppView, RenderTierFromGlRendererOrTheFlagIsLoggedAndShown) {
 // (the run is long enough for 8 judged windows, where the old screenshot test stopped
 // before the first). On and Off are what they say, and a --shadows flag is not saved.
 TEST(AppView, RenderTierAutoShadowsJudgeTheThreeDPassOnTheDefaultScene) {
-    if (!haveCommand("xvfb-run")) GTEST_SKIP() << "needs xvfb-run";
+    if (!haveCommand("Xvfb")) GTEST_SKIP() << "needs Xvfb";
     const std::string config = tempFile("shadow_config"), log = tempFile("shadow_log.txt");
     fs::remove_all(config);
     constexpr int kFrames = 270;

@@ -38,6 +38,21 @@ type_into_drag_field() {  # x y text: Ctrl+click the field, select all, type, En
     sleep 0.3
 }
 key() { xdotool key --delay 40 "$@"; sleep 0.3; }  # keys for the app (not ImGui)
+quit_app() {  # Ctrl+Q, answering the quit question (an unsaved edit) with Enter; fails after 30 s
+    key ctrl+q
+    local deadline=$((SECONDS + 30))
+    while kill -0 "$pid" 2>/dev/null; do
+        if [ $SECONDS -ge $deadline ]; then
+            echo "check: FAILED: the app did not quit" >&2
+            exit 1
+        fi
+        # ImGui reads Enter once a frame: held across frames, and again while the question shows.
+        [ "$(value "'Confirm/Quit' in w")" = True ] && hold Return
+        sleep 0.2
+    done
+    wait "$pid"
+    trap - EXIT
+}
 in_view_key() {  # the keys reach the app with the mouse over the 3D view (the report's)
     # shellcheck disable=SC2046
     move $(value "'%d %d' % (d['view'][0] + d['view'][2] / 2, d['view'][1] + d['view'][3] * 0.8)")
