@@ -503,10 +503,7 @@ int sweep(const Options& options) {
     request.measure = *options.measure;
     request.duration = double(options.steps) * double(request.scene.settings.timestep);
     request.threads = options.threads;
-    const auto named = [&](const std::string& body) {
-        return std::any_of(request.scene.bodies.begin(), request.scene.bodies.end(),
-                           [&](const impulse::BodyDef& def) { return def.name == body; });
-    };
+    const auto named = [&](const std::string& body) { return impulse::scene::findBody(request.scene, body) != nullptr; };
     if (!request.parameter.body.empty() && !named(request.parameter.body)) {
         std::fprintf(stderr, "impulse-sim: --sweep: %s: the scene has no body named '%s'\n",
                      request.parameter.name().c_str(), request.parameter.body.c_str());

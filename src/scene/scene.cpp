@@ -831,6 +831,16 @@ std::string SceneError::message() const {
     return text + ": " + rule;
 }
 
+BodyDef* findBody(Scene& scene, const std::string& name) {
+    return const_cast<BodyDef*>(findBody(static_cast<const Scene&>(scene), name));
+}
+
+const BodyDef* findBody(const Scene& scene, const std::string& name) {
+    const auto def = std::find_if(scene.bodies.begin(), scene.bodies.end(),
+                                  [&](const BodyDef& d) { return d.name == name; });
+    return def == scene.bodies.end() ? nullptr : &*def;
+}
+
 SceneResult parseScene(const std::string& text, const std::string& fileName) {
     std::variant<json, SceneError> parsed = parseJson(text, fileName, "scene files");
     if (auto* error = std::get_if<SceneError>(&parsed)) return std::move(*error);

@@ -107,6 +107,10 @@ struct Scene {
     std::optional<std::vector<ShownView>> show;
 };
 
+/// The scene's body definition named `name`; nullptr if it has none.
+BodyDef* findBody(Scene& scene, const std::string& name);
+const BodyDef* findBody(const Scene& scene, const std::string& name);
+
 struct SceneError {
     std::string file;  ///< as given by the caller ("<memory>" for text)
     std::string path;  ///< JSON path, e.g. "bodies[3].mass"; empty for file-level errors

@@ -232,9 +232,8 @@ std::variant<scene::Scene, FieldError> withValue(const scene::Scene& base, const
         else if (f == "sub_steps") s.subSteps = int(value);
         else if (f == "threshold") s.restitutionThreshold = v;
     } else {
-        const auto def = std::find_if(scene.bodies.begin(), scene.bodies.end(),
-                                      [&](const BodyDef& d) { return d.name == parameter.body; });
-        if (def == scene.bodies.end()) return FieldError{parameter.name(), "no body named '" + parameter.body + "'"};
+        BodyDef* def = scene::findBody(scene, parameter.body);
+        if (!def) return FieldError{parameter.name(), "no body named '" + parameter.body + "'"};
         if (def->isStatic && f != "e" && f != "mu" && f != "mu_s") {
             return FieldError{parameter.name(), "'" + parameter.body + "' is static: only e, mu and mu_s apply"};
         }

@@ -10,13 +10,6 @@ using namespace impulse::app;
 
 namespace {
 
-BodyId bodyNamed(const World& world, const std::string& name) {
-    for (BodyId id : world.bodyIds()) {
-        if (world.body(id).name == name) return id;
-    }
-    return BodyId{};
-}
-
 // An input the experiment refuses is a broken script: the run stops there and says so.
 bool applied(Experiment& experiment, Command command, std::string& error) {
     if (const Validation refused = experiment.apply(std::move(command))) error = refused->message();
@@ -29,7 +22,7 @@ bool applied(Experiment& experiment, Command command, std::string& error) {
 ScriptedRun tunedThrow() {
     return {"tuned_throw.json", "default.json", [](Experiment& experiment, std::string& error) {
                 const World& world = experiment.world();
-                const BodyId box = bodyNamed(world, "pyramid2_0");
+                const BodyId box = world.findBody("pyramid2_0");
                 const uint64_t step = world.stepCount();
                 constexpr uint64_t grab = 60, tune = 80, release = 105;
                 if (step == grab) {
@@ -58,7 +51,7 @@ ScriptedRun cradle() {
     return {"newtons_cradle.json", "newtons_cradle.json", [](Experiment& experiment, std::string& error) {
                 const World& world = experiment.world();
                 if (world.stepCount() == 0) {
-                    const BodyId striker = bodyNamed(world, "striker");
+                    const BodyId striker = world.findBody("striker");
                     BodyDef def = world.bodyDef(striker);
                     def.linearVelocity = vec3(3.0f, 0.0f, 0.0f);
                     if (!applied(experiment, SetBody{striker, def}, error)) return false;
