@@ -13,9 +13,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(build-essential cmake ninja-build pkg-config python3
           libsdl2-dev libglm-dev libimgui-dev libstb-dev khronos-api nlohmann-json3-dev
           libgtest-dev libbenchmark-dev xvfb xauth xdotool)
-# `test` also builds the scene-loader fuzzer (clang with its libFuzzer runtime) and
-# impulse-sim for the web (emscripten, run by node).
-test_packages=(clang-14 libclang-rt-14-dev emscripten)
+# `test` also builds the scene-loader fuzzer (clang with its libFuzzer runtime),
+# impulse-sim for the web (emscripten, run by node), and checks the shaders as GLSL ES
+# for WebGL2 (glslangValidator).
+test_packages=(clang-14 libclang-rt-14-dev emscripten glslang-tools)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 install_missing_packages() {

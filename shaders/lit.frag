@@ -1,11 +1,10 @@
-#version 330 core
 // Hemisphere ambient + sun with a PCF shadow, Blinn specular, box edge lines,
 // sphere octant shading (to see spin), a world grid on static surfaces,
 // a rim highlight for hover/selection and distance fog.
 // GHOST (with SPHERE or BOX): another run's bodies, see-through in their instance
 // colour with a bright rim, unshadowed (the renderer blends them last).
 //
-// One source, three programs (the renderer adds one #define): SPHERE, BOX and
+// One source, several programs (programs:: in render/shader_source.h): SPHERE, BOX and
 // GRID (a box with the grid: static bodies). Software GL (llvmpipe) runs both
 // sides of every branch whose condition varies per pixel, so a feature behind
 // an `if` still costs every pixel: the variants leave it out instead. What

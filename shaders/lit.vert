@@ -1,4 +1,3 @@
-#version 330 core
 // Instanced boxes and spheres: a unit mesh scaled by half extents, rotated by a
 // quaternion and moved to the body's position. Compiled as SPHERE, BOX or GRID
 // (see lit.frag). A box face is flat, so its normal and every lighting term that

@@ -1,4 +1,3 @@
-#version 330 core
 in vec4 vColor;
 uniform float uAlpha;
 out vec4 fragColor;

@@ -1,3 +1,2 @@
-#version 330 core
 // Depth only.
 void main() {}

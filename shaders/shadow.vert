@@ -1,4 +1,3 @@
-#version 330 core
 layout(location = 0) in vec3 aPosition;
 layout(location = 2) in vec4 iPositionHighlight;
 layout(location = 3) in vec4 iOrientation;

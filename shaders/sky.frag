@@ -1,4 +1,3 @@
-#version 330 core
 in float vHeight;
 out vec4 fragColor;
 void main() {

@@ -1,4 +1,3 @@
-#version 330 core
 // One triangle covering the screen at the far plane, from gl_VertexID alone.
 out float vHeight;
 void main() {

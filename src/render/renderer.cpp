@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
+#include <utility>
 
 namespace impulse::render {
 
@@ -408,15 +409,13 @@ bool Renderer::init(const std::string& shaderDir, std::string& error) {
         glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
         glDebugMessageCallback(printGlMessage, nullptr);
     }
-    if (!litSphere_.load(shaderDir, "lit.vert", "lit.frag", error, "#define SPHERE\n")) return false;
-    if (!litBox_.load(shaderDir, "lit.vert", "lit.frag", error, "#define BOX\n")) return false;
-    if (!litGrid_.load(shaderDir, "lit.vert", "lit.frag", error, "#define BOX\n#define GRID\n")) return false;
-    if (!shadow_.load(shaderDir, "shadow.vert", "shadow.frag", error)) return false;
-    if (!line_.load(shaderDir, "line.vert", "line.frag", error)) return false;
-    if (!point_.load(shaderDir, "point.vert", "point.frag", error)) return false;
-    if (!sky_.load(shaderDir, "sky.vert", "sky.frag", error)) return false;
-    if (!ghostSphere_.load(shaderDir, "lit.vert", "lit.frag", error, "#define SPHERE\n#define GHOST\n")) return false;
-    if (!ghostBox_.load(shaderDir, "lit.vert", "lit.frag", error, "#define BOX\n#define GHOST\n")) return false;
+    const std::pair<ShaderProgram*, ProgramSource> loads[] = {
+        {&litSphere_, programs::litSphere}, {&litBox_, programs::litBox},     {&litGrid_, programs::litGrid},
+        {&ghostSphere_, programs::ghostSphere}, {&ghostBox_, programs::ghostBox}, {&shadow_, programs::shadow},
+        {&line_, programs::line},           {&point_, programs::point},       {&sky_, programs::sky}};
+    for (const auto& [program, source] : loads) {
+        if (!program->load(shaderDir, source, error)) return false;
+    }
 
     std::vector<float> v;
     std::vector<unsigned> idx;

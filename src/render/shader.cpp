@@ -18,17 +18,12 @@ bool readTextFile(const std::string& path, std::string& out) {
 namespace {
 
 GLuint compile(GLenum type, const std::string& path, const std::string& defines, std::string& error) {
-    std::string source;
-    if (!readTextFile(path, source)) {
+    std::string file;
+    if (!readTextFile(path, file)) {
         error = "cannot read shader file " + path;
         return 0;
     }
-    if (!defines.empty()) {
-        // #version must stay the first line; the #line keeps the driver's line numbers right.
-        const size_t eol = source.find('\n');
-        const size_t at = eol == std::string::npos ? source.size() : eol + 1;
-        source.insert(at, defines + "#line 2\n");
-    }
+    const std::string source = shaderSource(kGlslTarget, defines, file);
     const GLuint shader = glCreateShader(type);
     const char* text = source.c_str();
     glShaderSource(shader, 1, &text, nullptr);
@@ -53,11 +48,10 @@ ShaderProgram::~ShaderProgram() {
     if (id_) glDeleteProgram(id_);
 }
 
-bool ShaderProgram::load(const std::string& dir, const std::string& vertexFile, const std::string& fragmentFile,
-                         std::string& error, const std::string& defines) {
-    const GLuint vs = compile(GL_VERTEX_SHADER, dir + "/" + vertexFile, defines, error);
+bool ShaderProgram::load(const std::string& dir, const ProgramSource& source, std::string& error) {
+    const GLuint vs = compile(GL_VERTEX_SHADER, dir + "/" + source.vertex, source.defines, error);
     if (!vs) return false;
-    const GLuint fs = compile(GL_FRAGMENT_SHADER, dir + "/" + fragmentFile, defines, error);
+    const GLuint fs = compile(GL_FRAGMENT_SHADER, dir + "/" + source.fragment, source.defines, error);
     if (!fs) {
         glDeleteShader(vs);
         return false;
@@ -75,7 +69,7 @@ bool ShaderProgram::load(const std::string& dir, const std::string& vertexFile, 
         glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
         std::vector<char> log(static_cast<size_t>(length > 1 ? length : 1), '\0');
         glGetProgramInfoLog(program, length, nullptr, log.data());
-        error = vertexFile + " + " + fragmentFile + ": link error:\n" + log.data();
+        error = std::string(source.vertex) + " + " + source.fragment + ": link error:\n" + log.data();
         glDeleteProgram(program);
         return false;
     }

@@ -2,6 +2,8 @@
 // every error.
 #pragma once
 
+#include "render/shader_source.h"
+
 #include <glad/glad.h>
 
 #include <glm/glm.hpp>
@@ -17,10 +19,9 @@ public:
     ShaderProgram(const ShaderProgram&) = delete;
     ShaderProgram& operator=(const ShaderProgram&) = delete;
 
-    /// Compiles and links `dir/vertexFile` + `dir/fragmentFile`; false with `error` filled on failure.
-    /// `defines` (e.g. "#define BOX\n") goes after each file's #version line: one source, several variants.
-    bool load(const std::string& dir, const std::string& vertexFile, const std::string& fragmentFile,
-              std::string& error, const std::string& defines = "");
+    /// Compiles and links the program's two files in `dir` for this build's GLSL target;
+    /// false with `error` filled on failure.
+    bool load(const std::string& dir, const ProgramSource& program, std::string& error);
     void use() const { glUseProgram(id_); }
     GLuint id() const { return id_; }
 
