@@ -892,7 +892,8 @@ void App::writeLayout(const std::string& path) const {
                  static_cast<double>(c.distance), static_cast<double>(glm::degrees(c.yaw)),
                  static_cast<double>(glm::degrees(c.pitch)), static_cast<double>(glm::degrees(c.fovY)));
     const World& world = experiment_.world();
-    // Each body where the view drew it (between steps, or at a move's preview): what a click picks.
+    // Each body where the world has it, and where the view drew it (between steps, or at a
+    // move's preview): what a click picks.
     std::map<uint32_t, vec3> drawnAt;
     for (const ShownBody& s : frame_.shownBodies()) {
         if (world.isValid(s.body)) drawnAt[s.body.index] = s.pose.position;
@@ -900,11 +901,14 @@ void App::writeLayout(const std::string& path) const {
     first = true;
     for (BodyId id : world.bodyIds()) {
         const Body& b = world.body(id);
-        const auto drawn = drawnAt.find(id.index);
-        const vec3 p = drawn != drawnAt.end() ? drawn->second : b.position;
-        std::fprintf(out, "%s\n    {\"name\": %s, \"static\": %s, \"position\": [%.6g, %.6g, %.6g], \"radius\": %.6g}",
-                     first ? "" : ",", jsonString(b.name).c_str(), b.isStatic ? "true" : "false", static_cast<double>(p.x),
-                     static_cast<double>(p.y), static_cast<double>(p.z), static_cast<double>(boundingRadius(b.shape)));
+        const auto found = drawnAt.find(id.index);
+        const vec3 drawn = found != drawnAt.end() ? found->second : b.position;
+        std::fprintf(out, "%s\n    {\"name\": %s, \"static\": %s, \"position\": [%.6g, %.6g, %.6g], "
+                          "\"drawn\": [%.6g, %.6g, %.6g], \"radius\": %.6g}",
+                     first ? "" : ",", jsonString(b.name).c_str(), b.isStatic ? "true" : "false",
+                     static_cast<double>(b.position.x), static_cast<double>(b.position.y), static_cast<double>(b.position.z),
+                     static_cast<double>(drawn.x), static_cast<double>(drawn.y), static_cast<double>(drawn.z),
+                     static_cast<double>(boundingRadius(b.shape)));
         first = false;
     }
     // The contact points the view drew, by the bodies' names.
