@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -558,9 +559,12 @@ int App::run() {
         const Uint64 t0 = SDL_GetPerformanceCounter();
         const float alpha =
             sim_.paused ? 1.0f : static_cast<float>(videoFrame_ ? videoClock_.alpha() : clock_.alpha());
+        // Paused after an edit, the world's contacts are its last step's at the old poses:
+        // the view draws those the next step will use, as "Contacts use" names them.
         frame_.build(experiment_.world(), experiment_.ghostWorld(), experiment_.selected(), input_.hover(), alpha, view_,
                      panels_.pickedContact(), input_.preview(),
-                     impactShownAt(experiment_.observations().strongestImpacts, experiment_.world()));
+                     impactShownAt(experiment_.observations().strongestImpacts, experiment_.world()),
+                     panels_.nextStepContacts().replacingStale(experiment_.world(), sim_.paused));
         frame_.buildTrails(experiment_.observations().trails, experiment_.shownStep(), view_.classroom);
         const ShadowCut cut = autoShadows_.cut(view_.shadows, frame_.tier());
         const bool timerQueries = frame_.tier().timerQueries;
@@ -804,7 +808,7 @@ void App::writeLayout(const std::string& path) const {
     // The panels where ImGui drew them this frame (not where the layout asked).
     std::fprintf(out, "  \"panels\": {");
     bool first = true;
-    for (const char* name : {"Scene", "World", "Stats", "Body", "Contact inspector", "Help"}) {
+    for (const char* name : {"Scene", "World", "Stats", "Body", "Contact inspector", "Help", "Plot"}) {
         const ImGuiWindow* w = ImGui::FindWindowByName(name);
         if (!w || !w->WasActive) continue;
         std::fprintf(out, "%s\n    \"%s\": %s", first ? "" : ",", name, rect(w->Pos.x, w->Pos.y, w->Size.x, w->Size.y).c_str());
@@ -834,7 +838,8 @@ void App::writeLayout(const std::string& path) const {
                  "\"bodies\": %zu, \"selected\": %s,\n    \"grabbing\": %s, \"help\": %s, \"contacts\": %s, "
                  "\"picked_contact\": %s, \"undo_entries\": %zu, \"unsaved_edits\": %s,\n    \"message\": %s, "
                  "\"body_error\": %s, \"inertia_draft\": %s,\n    \"contacts_use\": %s, \"message_error\": %s, "
-                 "\"message_toast\": %s, \"stats_frame_line\": %s, \"note_scroll_y\": %.1f}",
+                 "\"message_toast\": %s, \"stats_frame_line\": %s, \"note_scroll_y\": %.1f, "
+                 "\"impact_log_scroll_x\": %.1f}",
                  sim_.paused ? "true" : "false", static_cast<double>(sim_.timeScale),
                  static_cast<unsigned long long>(experiment_.shownStep()),
                  static_cast<unsigned long long>(experiment_.runEnd()), shown.bodyIds().size(),
@@ -849,7 +854,7 @@ void App::writeLayout(const std::string& path) const {
                  inertiaRows(panels_.inertiaDraft()).c_str(), jsonString(panels_.contactsUse()).c_str(),
                  panels_.messageIsError() ? "true" : "false",
                  rect(toast.x, toast.y, toast.z, toast.w).c_str(), jsonString(panels_.statsFrameLine()).c_str(),
-                 static_cast<double>(panels_.noteScrollY()));
+                 static_cast<double>(panels_.noteScrollY()), static_cast<double>(panels_.impactLogScrollX()));
     // The run shown's observations as the Impact log and the Momenta tab list them.
     const Observations& observed = experiment_.observations();
     std::set<std::string> impactBodies;
@@ -887,13 +892,34 @@ void App::writeLayout(const std::string& path) const {
                  static_cast<double>(c.distance), static_cast<double>(glm::degrees(c.yaw)),
                  static_cast<double>(glm::degrees(c.pitch)), static_cast<double>(glm::degrees(c.fovY)));
     const World& world = experiment_.world();
+    // Each body where the world has it, and where the view drew it (between steps, or at a
+    // move's preview): what a click picks.
+    std::map<uint32_t, vec3> drawnAt;
+    for (const ShownBody& s : frame_.shownBodies()) {
+        if (world.isValid(s.body)) drawnAt[s.body.index] = s.pose.position;
+    }
     first = true;
     for (BodyId id : world.bodyIds()) {
         const Body& b = world.body(id);
-        std::fprintf(out, "%s\n    {\"name\": %s, \"static\": %s, \"position\": [%.6g, %.6g, %.6g], \"radius\": %.6g}",
-                     first ? "" : ",", jsonString(b.name).c_str(), b.isStatic ? "true" : "false", static_cast<double>(b.position.x),
-                     static_cast<double>(b.position.y), static_cast<double>(b.position.z),
+        const auto found = drawnAt.find(id.index);
+        const vec3 drawn = found != drawnAt.end() ? found->second : b.position;
+        std::fprintf(out, "%s\n    {\"name\": %s, \"static\": %s, \"position\": [%.6g, %.6g, %.6g], "
+                          "\"drawn\": [%.6g, %.6g, %.6g], \"radius\": %.6g}",
+                     first ? "" : ",", jsonString(b.name).c_str(), b.isStatic ? "true" : "false",
+                     static_cast<double>(b.position.x), static_cast<double>(b.position.y), static_cast<double>(b.position.z),
+                     static_cast<double>(drawn.x), static_cast<double>(drawn.y), static_cast<double>(drawn.z),
                      static_cast<double>(boundingRadius(b.shape)));
+        first = false;
+    }
+    // The contact points the view drew, by the bodies' names.
+    std::fprintf(out, "\n  ],\n  \"contact_points\": [");
+    first = true;
+    for (const ContactPointInfo& point : frame_.shownContacts()) {
+        if (!world.isValid(point.bodyA) || !world.isValid(point.bodyB)) continue;
+        const vec3& at = point.point;
+        std::fprintf(out, "%s\n    {\"a\": %s, \"b\": %s, \"point\": [%.6g, %.6g, %.6g]}", first ? "" : ",",
+                     jsonString(world.body(point.bodyA).name).c_str(), jsonString(world.body(point.bodyB).name).c_str(),
+                     static_cast<double>(at.x), static_cast<double>(at.y), static_cast<double>(at.z));
         first = false;
     }
     std::fprintf(out, "\n  ]\n}\n");

@@ -167,10 +167,11 @@ Pose Frame::blendedPose(const Body& b, BodyId id, float alpha, const std::vector
 
 void Frame::build(const World& world, const World* ghost, BodyId selected, BodyId hover, float alpha,
                   const ui::DebugView& view, const ui::ContactKey& pickedContact,
-                  const std::optional<PosePreview>& preview, const ImpactBookkeeping* impact) {
+                  const std::optional<PosePreview>& preview, const ImpactBookkeeping* impact,
+                  const std::vector<ContactPointInfo>* nextStepContacts) {
     buildDrawList(world, selected, hover, alpha, preview);
     if (ghost) buildGhostList(*ghost, world, alpha);
-    buildDebugLayer(world, selected, view, pickedContact, preview, impact);
+    buildDebugLayer(world, selected, view, pickedContact, preview, impact, nextStepContacts);
 }
 
 void Frame::buildGhostList(const World& ghost, const World& world, float alpha) {
@@ -233,13 +234,22 @@ void Frame::buildDrawList(const World& world, BodyId selected, BodyId hover, flo
 
 void Frame::buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
                             const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview,
-                            const ImpactBookkeeping* impact) {
+                            const ImpactBookkeeping* impact,
+                            const std::vector<ContactPointInfo>* nextStepContacts) {
     debug_.clear();
     // A pile has thousands of contact points: copy them all out only when all are
     // drawn, else only those of the picked point's body (or none).
     const bool allContactsShown = view.contacts || view.normals || view.impulses;
-    const std::vector<ContactPointInfo> contacts =
-        allContactsShown ? world.contacts() : ui::contactsOf(world, pickedContact.valid ? pickedContact.a : BodyId{}).points;
+    const BodyId pickedBody = pickedContact.valid ? pickedContact.a : BodyId{};
+    if (nextStepContacts) {
+        contacts_.clear();
+        for (const ContactPointInfo& c : *nextStepContacts) {
+            if (allContactsShown || c.bodyA == pickedBody || c.bodyB == pickedBody) contacts_.push_back(c);
+        }
+    } else {
+        contacts_ = allContactsShown ? world.contacts() : ui::contactsOf(world, pickedBody).points;
+    }
+    const std::vector<ContactPointInfo>& contacts = contacts_;
     const int pickedIndex = ui::findContact(contacts, pickedContact);
     const glm::vec4 stickColor(0.3f, 1.0f, 0.4f, 1.0f), slipColor(1.0f, 0.45f, 0.15f, 1.0f);
     for (size_t i = 0; i < contacts.size(); ++i) {

@@ -56,10 +56,14 @@ public:
     /// a body being moved or turned at its `preview` pose; `impact` (null: none) is the
     /// impact whose change of momentum shows. The `ghost` run's bodies (null:
     /// none) are drawn see-through, blended the same way, except where they are just
-    /// where the same body is now.
+    /// where the same body is now. The contact points drawn are `nextStepContacts` when
+    /// given (paused after an edit: those the next step will use), else the world's.
     void build(const World& world, const World* ghost, BodyId selected, BodyId hover, float alpha,
                const ui::DebugView& view, const ui::ContactKey& pickedContact,
-               const std::optional<PosePreview>& preview, const ImpactBookkeeping* impact);
+               const std::optional<PosePreview>& preview, const ImpactBookkeeping* impact,
+               const std::vector<ContactPointInfo>* nextStepContacts);
+    /// The contact points build() drew (with the debug view's contacts on, every one).
+    const std::vector<ContactPointInfo>& shownContacts() const { return contacts_; }
     /// Adds to what build() made the trails `view` turns on: each body's path up to
     /// `shownStep`, fading with age.
     void buildTrails(const BodyTrails& trails, uint64_t shownStep, const ClassroomView& view);
@@ -99,7 +103,7 @@ private:
     void buildGhostList(const World& ghost, const World& world, float alpha);
     void buildDebugLayer(const World& world, BodyId selected, const ui::DebugView& view,
                          const ui::ContactKey& pickedContact, const std::optional<PosePreview>& preview,
-                         const ImpactBookkeeping* impact);
+                         const ImpactBookkeeping* impact, const std::vector<ContactPointInfo>* nextStepContacts);
     void buildClassroomVectors(const World& world, const ClassroomView& view, const ImpactBookkeeping* impact);
     render::RenderOptions renderOptions(ShadowCut cut) const;
     std::vector<glm::ivec4> hiddenPanelRects() const;
@@ -115,6 +119,7 @@ private:
     std::vector<CapturedPose> previous_;  // pose before the last step, by body index
     std::vector<CapturedPose> previousGhost_;  // the same, of the ghost run's world
     std::vector<ShownBody> shown_;
+    std::vector<ContactPointInfo> contacts_;  // the contact points of the debug layer
     render::DrawList draw_;
     render::DebugDraw debug_;
 };

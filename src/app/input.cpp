@@ -13,6 +13,8 @@ namespace impulse::app {
 namespace {
 
 constexpr float kPickDistance = 1000.0f;  // m, longest ray cast
+// A click this near a moving body's drawn outline (pixels) still picks it.
+constexpr float kNearMissPixels = 8.0f;
 constexpr float kShotSpeed = 25.0f;       // m/s
 constexpr float kShotRadius = 0.25f;      // m
 constexpr float kShotMass = 2.0f;         // kg
@@ -232,7 +234,9 @@ void Input::commitPoseDrag() {
 
 std::optional<ShownHit> Input::pickUnderMouse() const {
     if (!shown_) return std::nullopt;
-    return pickShown(experiment_.world(), *shown_, mouseRay(), kPickDistance);
+    // Metres of slack per metre of depth: kNearMissPixels on screen at any depth.
+    const float slope = kNearMissPixels * textScale_ * 2.0f * std::tan(0.5f * camera_.fovY) / std::max(view_.h, 1.0f);
+    return pickShown(experiment_.world(), *shown_, mouseRay(), kPickDistance, slope);
 }
 
 void Input::beginMouseDrag() {

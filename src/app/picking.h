@@ -32,8 +32,12 @@ struct ShownHit {
 };
 
 /// The nearest drawn body the ray enters within `maxDistance` metres; bodies no longer
-/// in the world (deleted, or the world replaced since the frame) are skipped.
+/// in the world (deleted, or the world replaced since the frame) are skipped. When the ray
+/// enters no dynamic body but passes within `nearMissSlope` x depth of one's drawn bounding
+/// sphere (a few pixels on screen: the slope is metres per metre of depth), that body is
+/// picked instead, grabbed at its centre: a small moving body is hard to hit exactly,
+/// and a click beside it would select the ground behind.
 std::optional<ShownHit> pickShown(const World& world, const std::vector<ShownBody>& shown, const render::Ray& ray,
-                                  float maxDistance);
+                                  float maxDistance, float nearMissSlope = 0.0f);
 
 }  // namespace impulse::app

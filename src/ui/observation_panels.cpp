@@ -55,17 +55,20 @@ const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log, uint64_t s
               "step on the timeline with the point picked in the Contacts tab. Rows after\n"
               "the step shown are dimmed.");
     const app::ImpactEntry* clicked = nullptr;
-    constexpr int kColumns = 10;
+    // The pair stays at the left while the numbers scroll beside it; the configured e
+    // and mu share the cells of what was measured against them.
+    constexpr int kColumns = 7;
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("impacts", kColumns, flags, ImVec2(0.0f, ImGui::GetContentRegionAvail().y))) {
         return clicked;
     }
     ImGui::TableSetupScrollFreeze(1, 1);
-    const char* headers[kColumns] = {"t (s)", "pair", "v_n -> v'_n", "e meas", "e", "slip -> slip'",
-                                     "|j_t|/j_n", "mu / mu_s", "friction", "KE lost (J)"};
+    const char* headers[kColumns] = {"pair", "t (s)", "v_n -> v'_n", "e meas (set)", "slip -> slip'",
+                                     "|j_t|/j_n (mu / mu_s)", "KE lost (J)"};
     for (const char* header : headers) ImGui::TableSetupColumn(header);
     ImGui::TableHeadersRow();
+    scrollX_ = ImGui::GetScrollX();
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(entries.size()));
     while (clipper.Step()) {
@@ -74,36 +77,33 @@ const app::ImpactEntry* ImpactLogTab::draw(const app::ImpactLog& log, uint64_t s
             const app::ImpactEntry& e = entries[index];
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::PushID(row);
             const bool later = e.step > shownStep;
             if (later) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.45f);
-            char time[32];
-            std::snprintf(time, sizeof time, "%.3f", e.time);
+            // The row's number after ## keeps the rows' ids (and their report names) apart.
+            const std::string pair = e.nameA + " / " + e.nameB + "##impact" + std::to_string(row);
             const bool isClicked = index == clicked_ && e.step == clickedStep_;
-            if (widgets::Selectable(time, isClicked, ImGuiSelectableFlags_SpanAllColumns)) {
+            if (widgets::Selectable(pair.c_str(), isClicked, ImGuiSelectableFlags_SpanAllColumns)) {
                 clicked_ = index;
                 clickedStep_ = e.step;
                 clicked = &e;
             }
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("step %llu", static_cast<unsigned long long>(e.step));
-            ImGui::PopID();
             ImGui::TableNextColumn();
-            ImGui::Text("%s / %s", e.nameA.c_str(), e.nameB.c_str());
+            ImGui::Text("%.3f", e.time);
             ImGui::TableNextColumn();
             ImGui::Text("%.3f -> %.3f", static_cast<double>(e.approachSpeed), static_cast<double>(e.leavingSpeed));
             ImGui::TableNextColumn();
             ImGui::Text("%.3f", static_cast<double>(e.measuredRestitution));
-            ImGui::TableNextColumn();
-            ImGui::TextColored(kDimColor, "%.3f", static_cast<double>(e.restitution));
+            ImGui::SameLine();
+            ImGui::TextColored(kDimColor, "(%.3f)", static_cast<double>(e.restitution));
             ImGui::TableNextColumn();
             ImGui::Text("%.3f -> %.3f", static_cast<double>(e.slipBefore), static_cast<double>(e.slipAfter));
             ImGui::TableNextColumn();
-            ImGui::Text("%.3f", static_cast<double>(e.frictionRatio()));
-            ImGui::TableNextColumn();
-            ImGui::TextColored(kDimColor, "%.2f / %.2f", static_cast<double>(e.friction),
+            ImGui::TextColored(e.stuck ? kOkColor : kSlideColor, "%.3f %s", static_cast<double>(e.frictionRatio()),
+                               e.stuck ? "stuck" : "slid");
+            ImGui::SameLine();
+            ImGui::TextColored(kDimColor, "(%.2f / %.2f)", static_cast<double>(e.friction),
                                static_cast<double>(e.staticFriction));
-            ImGui::TableNextColumn();
-            ImGui::TextColored(e.stuck ? kOkColor : kSlideColor, "%s", e.stuck ? "stuck" : "slid");
             ImGui::TableNextColumn();
             ImGui::Text("%.4g", e.energyLost);
             if (later) ImGui::PopStyleVar();
@@ -152,8 +152,16 @@ std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app:
     if (!hasBody) ImGui::EndDisabled();
     hoverHelp(hasBody ? "Plots this quantity of the body against time, from the next step on."
                       : "Pick a body (or click one in the view) to plot its quantities.");
-    ImGui::SetNextItemWidth(-1.0f);
-    ImGui::SliderFloat("##window", &windowSeconds_, 1.0f, 120.0f, "last %.0f s", ImGuiSliderFlags_Logarithmic);
+    // A drag field, not a slider: a slider's grab covers its text in a narrow column.
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("back into the tab").x -
+                            ImGui::GetStyle().FramePadding.x * 2.0f - ImGui::GetStyle().ItemSpacing.x);
+    ImGui::DragFloat("##window", &windowSeconds_, 0.2f, 1.0f, 120.0f, "last %.0f s",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    hoverHelp("How many seconds the plot spans: drag sideways, or Ctrl+click and type.");
+    ImGui::SameLine();
+    if (widgets::Button(inOwnWindow_ ? "back into the tab" : "own window")) inOwnWindow_ = !inOwnWindow_;
+    hoverHelp(inOwnWindow_ ? "Put the plot back into the Stats panel's Plots tab."
+                           : "Show the plot in a window of its own over the view, large; drag its corner to resize it.");
 
     // The series, each with its colour and a button that removes it.
     const std::vector<app::PlotSeries>& series = plots.series();
@@ -169,6 +177,7 @@ std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app:
         ImGui::SameLine(0.0f, 2.0f);
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kSeriesColors[k % kSeriesColorCount]), "%s",
                            series[k].label().c_str());
+        widgets::noteLastItem(("series " + std::to_string(k)).c_str());
         ImGui::PopID();
     }
 
@@ -177,7 +186,8 @@ std::optional<uint64_t> PlotsTab::draw(const World& world, BodyId selected, app:
     // Room below the plot: its time range, the export row and its message.
     const float below = ImGui::GetTextLineHeightWithSpacing() * (message_.empty() ? 1.0f : 2.0f) +
                         ImGui::GetFrameHeightWithSpacing();
-    const float plotHeight = std::max(24.0f * textScale, ImGui::GetContentRegionAvail().y - below);
+    // Never shorter than a few lines of text: in a short panel the rest scrolls.
+    const float plotHeight = std::max(6.0f * ImGui::GetTextLineHeightWithSpacing(), ImGui::GetContentRegionAvail().y - below);
     if (series.empty() || times.empty()) {
         ImGui::TextColored(kDimColor, series.empty() ? "Pick a body and a quantity, press 'plot it'."
                                                      : "Run or step the simulation to sample.");

@@ -23,8 +23,11 @@ public:
     /// Returns the entry whose row was clicked this frame, or null. Entries after the
     /// step shown (a past step of the run) are dimmed: they have not happened there yet.
     const app::ImpactEntry* draw(const app::ImpactLog& log, uint64_t shownStep);
+    /// How far the table was last scrolled to the right (pixels).
+    float scrollX() const { return scrollX_; }
 
 private:
+    float scrollX_ = 0.0f;
     size_t clicked_ = ~size_t(0);  ///< index into the log of the row last clicked
     uint64_t clickedStep_ = 0;     ///< its step, to find it again as the log grows
 };
@@ -45,6 +48,9 @@ public:
         bool wholeRun = false;  ///< every body at every step in impulse-sim's columns; else the plotted series
     };
     std::optional<Export> takeExport();
+    /// Whether the plot is shown in a window of its own (its "own window" button), not the tab.
+    bool inOwnWindow() const { return inOwnWindow_; }
+    void setInOwnWindow(bool own) { inOwnWindow_ = own; }
     /// The line under the export buttons (the run export's progress and outcome).
     void setMessage(const std::string& message, bool isError) {
         message_ = message;
@@ -56,6 +62,7 @@ private:
     BodyId lastSelected_;  ///< the selection body_ last followed
     int quantity_ = static_cast<int>(app::BodyQuantity::PositionY);
     float windowSeconds_ = 10.0f;
+    bool inOwnWindow_ = false;
     std::string csvPath_ = "plots.csv";
     std::string message_;
     bool messageIsError_ = false;

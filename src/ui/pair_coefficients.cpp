@@ -65,12 +65,45 @@ std::vector<BodyId> contactPartners(const std::vector<ContactPointInfo>& contact
     return partners;
 }
 
-std::vector<BodyId> nextStepPartners(const World& world, BodyId body) {
-    World next = world;
-    next.step();
-    std::vector<ContactPointInfo> points;
-    for (size_t i : next.contactIndicesOf(body)) points.push_back(next.contactPoint(i));
-    return contactPartners(points, body);
+NextStepContacts::Key NextStepContacts::keyOf(const World& world) {
+    // FNV-1a over the bytes of each body's id, shape and pose.
+    uint64_t hash = 1469598103934665603ull;
+    const auto mix = [&hash](const void* data, size_t size) {
+        const unsigned char* bytes = static_cast<const unsigned char*>(data);
+        for (size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
+    };
+    for (const BodyId id : world.bodyIds()) {
+        const Body& b = world.body(id);
+        mix(&id.index, sizeof id.index);
+        mix(&id.generation, sizeof id.generation);
+        mix(&b.shape.type, sizeof b.shape.type);
+        mix(&b.shape.halfExtents, sizeof b.shape.halfExtents);
+        mix(&b.shape.radius, sizeof b.shape.radius);
+        mix(&b.position, sizeof b.position);
+        mix(&b.orientation, sizeof b.orientation);
+    }
+    return Key{world.stepCount(), hash};
+}
+
+const std::vector<ContactPointInfo>& NextStepContacts::of(const World& world) {
+    const Key key = keyOf(world);
+    if (!computed_ || !(key == key_)) {
+        World next = world;
+        next.step();
+        contacts_ = next.contacts();
+        key_ = key;
+        computed_ = true;
+    }
+    return contacts_;
+}
+
+const std::vector<ContactPointInfo>* NextStepContacts::replacingStale(const World& world, bool paused) {
+    const Key key = keyOf(world);
+    if (!stepSeen_ || key.step != atStep_.step) {
+        atStep_ = key;  // a new step (or a seek): its contacts are the world's own
+        stepSeen_ = true;
+    }
+    return paused && !(key == atStep_) ? &of(world) : nullptr;
 }
 
 BodyId bodyBelow(const World& world, BodyId body) {

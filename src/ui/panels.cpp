@@ -3,7 +3,6 @@
 #include "app/trails.h"
 #include "physics/constants.h"
 
-#include "ui/pair_coefficients.h"
 #include "ui/plot.h"
 #include "ui/style.h"
 #include "ui/widgets.h"
@@ -147,6 +146,7 @@ void Panels::draw(EditTarget& target, app::Observations& observations, const app
         sceneWindow(sim, frame, requests);
         worldWindow(target, view, frame, requests);
         statsWindow(world, frame, target.selected(), observations.plots, requests);
+        plotWindow(world, target.selected(), observations.plots, requests);
         bodyWindow(target, requests);
         contactWindow(target, observations, experiment, requests);
     }
@@ -675,17 +675,13 @@ void Panels::bodyWindow(EditTarget& target, PanelRequests& requests) {
 
 void Panels::effectiveCoefficients(const World& world, BodyId id) {
     // What the solver uses is the pair's value, not the one typed above: list each partner's.
-    std::vector<BodyId> partners = contactPartners(contactsOf(world, id).points, id);
+    const std::vector<ContactPointInfo>* stale = nextStep_.replacingStale(world, paused_);
+    std::vector<BodyId> partners = stale ? std::vector<BodyId>{} : contactPartners(contactsOf(world, id).points, id);
     const char* heading = "Contacts use (touching now):";
     if (partners.empty() && paused_) {
-        // Paused, nothing touched in the last step (or no step yet): what the next step will touch.
-        const Body& b = world.body(id);
-        const NextStepKey key{world.stepCount(), id, b.position, b.rotation, world.bodyIds().size()};
-        if (!(key == nextStepKey_)) {
-            nextStepKey_ = key;
-            nextStepPartners_ = nextStepPartners(world, id);
-        }
-        partners = nextStepPartners_;
+        // Paused, nothing touched in the last step (or no step yet, or an edit since it):
+        // what the next step will touch.
+        partners = contactPartners(stale ? *stale : nextStep_.of(world), id);
         heading = "Contacts use (next step):";
     }
     if (!partners.empty()) {
@@ -889,6 +885,28 @@ void Panels::contactWindow(EditTarget& target, const app::Observations& observat
     ImGui::End();
 }
 
+void Panels::plotsContent(const World& world, BodyId selected, app::PlotSamples& plots, PanelRequests& requests) {
+    if (const std::optional<uint64_t> step = plotsTab_.draw(world, selected, plots, world.stepCount(), layout_.textScale)) {
+        requests.seek = step;
+    }
+    if (std::optional<PlotsTab::Export> file = plotsTab_.takeExport()) {
+        (file->wholeRun ? requests.exportRun : requests.exportPlots) = std::move(file->path);
+    }
+}
+
+void Panels::plotWindow(const World& world, BodyId selected, app::PlotSamples& plots, PanelRequests& requests) {
+    if (!plotsTab_.inOwnWindow()) return;
+    // Over most of the view when it opens; it moves and resizes like any window.
+    const Rect& v = layout_.view;
+    ImGui::SetNextWindowPos(ImVec2(v.x + 0.04f * v.w, v.y + 0.06f * v.h), ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(ImVec2(0.92f * v.w, 0.72f * v.h), ImGuiCond_Appearing);
+    ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the scene and the gizmo do not show through the curves
+    bool open = true;
+    if (ImGui::Begin("Plot", &open, ImGuiWindowFlags_NoCollapse)) plotsContent(world, selected, plots, requests);
+    ImGui::End();
+    if (!open) plotsTab_.setInOwnWindow(false);
+}
+
 void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId selected, app::PlotSamples& plots,
                          PanelRequests& requests) {
     placeWindow(layout_.stats);
@@ -897,12 +915,11 @@ void Panels::statsWindow(const World& world, const FrameInfo& frame, BodyId sele
         return;
     }
     if (tabBar("stats tabs", {"Stats", "Plots"}) == 1) {
-        if (const std::optional<uint64_t> step = plotsTab_.draw(world, selected, plots, world.stepCount(),
-                                                                layout_.textScale)) {
-            requests.seek = step;
-        }
-        if (std::optional<PlotsTab::Export> file = plotsTab_.takeExport()) {
-            (file->wholeRun ? requests.exportRun : requests.exportPlots) = std::move(file->path);
+        if (plotsTab_.inOwnWindow()) {
+            ImGui::TextColored(kDimColor, "The plot is in its own window.");
+            if (widgets::Button("back into this tab")) plotsTab_.setInOwnWindow(false);
+        } else {
+            plotsContent(world, selected, plots, requests);
         }
         ImGui::End();
         return;

@@ -14,6 +14,7 @@
 #include "ui/field_draft.h"
 #include "ui/momenta_tab.h"
 #include "ui/observation_panels.h"
+#include "ui/pair_coefficients.h"
 #include "ui/question.h"
 #include "ui/runs_tab.h"
 #include "ui/layout.h"
@@ -130,6 +131,10 @@ public:
     const std::string& bodyError() const { return bodyEditor_.status().error; }
     /// How far the Note tab is scrolled (px; -1 while the Presets tab is in front).
     float noteScrollY() const { return noteScrollY_; }
+    /// The next step's contacts, shared with the view's contact points.
+    NextStepContacts& nextStepContacts() { return nextStep_; }
+    /// How far the Impact log's table was last scrolled sideways (pixels).
+    float impactLogScrollX() const { return impactLogTab_.scrollX(); }
     /// The Stats tab's first line (frame time, or "paused" while waiting for input).
     const std::string& statsFrameLine() const { return statsFrameLine_; }
     /// The Body panel's "Contacts use" heading with the partners it lists.
@@ -185,6 +190,10 @@ private:
     /// A clicked impact-log row: the timeline shows the entry's step, with its point
     /// picked in the Contacts tab.
     void pickImpact(const app::ImpactEntry& impact, PanelRequests& requests);
+    /// The Plots tab's controls and plot, in the tab or in the Plot window.
+    void plotsContent(const World& world, BodyId selected, app::PlotSamples& plots, PanelRequests& requests);
+    /// The plot in a window of its own over the view, while the tab's "own window" is on.
+    void plotWindow(const World& world, BodyId selected, app::PlotSamples& plots, PanelRequests& requests);
     void statsWindow(const World& world, const FrameInfo& frame, BodyId selected, app::PlotSamples& plots,
                      PanelRequests& requests);
     void helpWindow();
@@ -221,21 +230,7 @@ private:
     ContactKey picked_;
     bool contactsOfSelectionOnly_ = false;
     bool paused_ = false;  ///< as of this draw
-    /// What nextStepPartners was last asked about, and its answer: stepping a copy of the
-    /// world once per frame would cost a step's time each frame.
-    struct NextStepKey {
-        uint64_t step = 0;
-        BodyId body;
-        vec3 position{0.0f};
-        quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
-        size_t bodies = 0;
-        bool operator==(const NextStepKey& o) const {
-            return step == o.step && body == o.body && position == o.position && rotation == o.rotation &&
-                   bodies == o.bodies;
-        }
-    };
-    NextStepKey nextStepKey_;
-    std::vector<BodyId> nextStepPartners_;
+    NextStepContacts nextStep_;  ///< what "Contacts use" and the view's contact points read paused
     float noteScrollY_ = -1.0f;  ///< the Note tab's scroll as last drawn (-1: the Presets tab is in front)
     std::string statsFrameLine_;  ///< the Stats tab's frame line as last drawn
     std::string contactsUse_;  ///< the Body panel's "Contacts use" line, partners named

@@ -1,11 +1,13 @@
 #include "ui/plot.h"
 
 #include "ui/edit.h"
+#include "ui/widgets.h"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace impulse::ui {
 
@@ -15,6 +17,7 @@ std::optional<float> multiPlot(const char* id, const std::vector<std::pair<const
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     const bool clicked = ImGui::InvisibleButton(id, ImVec2(width, height));
+    widgets::noteLastItem(id);
     const ImVec2 p1(p0.x + width, p0.y + height);
     dl->AddRectFilled(p0, p1, IM_COL32(20, 24, 30, 200), 3.0f);
     const float step = width / static_cast<float>(std::max(slots, 2) - 1);
@@ -63,18 +66,33 @@ std::optional<float> multiPlot(const char* id, const std::vector<std::pair<const
             points.clear();
         }
     }
+    // The range's ends at the left, the legend at the top right, or on the next line
+    // where it would run into the top end's number (a narrow plot).
+    const ImU32 labelColor = IM_COL32(170, 175, 185, 255);
+    const float lineHeight = ImGui::GetTextLineHeight();
     char text[64];
     std::snprintf(text, sizeof text, "%.3g", static_cast<double>(hi));
-    dl->AddText(ImVec2(p0.x + 3, p0.y + 1), IM_COL32(170, 175, 185, 255), text);
+    const ImVec2 top(p0.x + 3.0f, p0.y + 1.0f);
+    dl->AddText(top, labelColor, text);
+    const float topRight = top.x + ImGui::CalcTextSize(text).x;
+    const std::string idText = id;
+    widgets::noteRect((idText + " top").c_str(), top, ImVec2(topRight, top.y + lineHeight));
     std::snprintf(text, sizeof text, "%.3g", static_cast<double>(lo));
-    dl->AddText(ImVec2(p0.x + 3, p1.y - 15), IM_COL32(170, 175, 185, 255), text);
-    float x = p1.x - 6.0f;
-    for (size_t k = series.size(); k-- > 0;) {
-        const float w = ImGui::CalcTextSize(series[k].first).x;
-        x -= w;
-        dl->AddText(ImVec2(x, p0.y + 1), colors[k], series[k].first);
-        x -= 10.0f;
+    dl->AddText(ImVec2(p0.x + 3.0f, p1.y - lineHeight - 1.0f), labelColor, text);
+    constexpr float kLegendGap = 10.0f;
+    float legendWidth = 0.0f;
+    for (const auto& s : series) legendWidth += ImGui::CalcTextSize(s.first).x + kLegendGap;
+    const float besideTop = p1.x - 6.0f - legendWidth + kLegendGap;
+    const bool ownLine = besideTop < topRight + kLegendGap;
+    const float legendLeft = ownLine ? std::max(besideTop, top.x) : besideTop;
+    const float legendY = ownLine ? top.y + lineHeight : top.y;
+    float x = legendLeft;
+    for (size_t k = 0; k < series.size(); ++k) {
+        dl->AddText(ImVec2(x, legendY), colors[k], series[k].first);
+        x += ImGui::CalcTextSize(series[k].first).x + kLegendGap;
     }
+    if (!series.empty()) widgets::noteRect((idText + " legend").c_str(), ImVec2(legendLeft, legendY),
+                                           ImVec2(x - kLegendGap, legendY + lineHeight));
     return clickedSlot;
 }
 

@@ -27,7 +27,10 @@ const std::map<std::string, ImVec4>& drawn() { return drawnWidgets(); }
 
 void noteLastItem(const char* label) {
     if (!ImGui::IsItemVisible()) return;  // scrolled out of its window, or clipped
-    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    noteRect(label, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+}
+
+void noteRect(const char* label, const ImVec2& min, const ImVec2& max) {
     const std::string window = ImGui::GetCurrentWindow()->RootWindow->Name;
     drawnWidgets()[window + "/" + label] = ImVec4(min.x, min.y, max.x - min.x, max.y - min.y);
 }

@@ -17,6 +17,8 @@ void beginFrame();
 const std::map<std::string, ImVec4>& drawn();
 /// Notes ImGui's last item under `label` (for widgets drawn by other means).
 void noteLastItem(const char* label);
+/// Notes a rectangle drawn in the current window (text on a draw list) under `label`.
+void noteRect(const char* label, const ImVec2& min, const ImVec2& max);
 
 bool Button(const char* label, const ImVec2& size = ImVec2(0, 0));
 bool SmallButton(const char* label);

@@ -591,6 +591,26 @@ TEST(AppRun, TWhilePausedPutsTheShotWhereTheMousePointsAtTheScenesScale) {
     runFrictionScript("paused_shot", "newtons_cradle.json");
 }
 
+TEST(AppRun, TheImpactLogKeepsEachPairAtItsLeftEdgeWhenScrolledSideways) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runFrictionScript("impact_log");
+}
+
+TEST(AppRun, PausedAfterAMoveTheContactPointsDrawnAreTheNextSteps) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runFrictionScript("paused_contacts");
+}
+
+TEST(AppRun, ThePlotOpensInItsOwnWindowLargeWithItsLabelsApart) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runFrictionScript("plot_window");
+}
+
+TEST(AppRun, AClickBesideAMovingGliderSelectsItEveryTime) {
+    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    runFrictionScript("moving_click", "classroom/gliders_inelastic.json");
+}
+
 TEST(AppRun, PausedAndIdleTheStatsTabSaysPaused) {
     if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runFrictionScript("paused_stats");

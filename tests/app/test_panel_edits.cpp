@@ -390,17 +390,45 @@ TEST_F(PanelFixture, ABodysContactsAndThePickedPointKeepTheirIndexInTheWholeList
 // Issue 45: before any step a body has no contacts of its own; the Body panel names the
 // partners the next step touches (the ramp under ramp_crate, not the ground the ray
 // down from its centre meets first).
-TEST(NextStepPartners, AreTheBodiesTheNextStepTouches) {
+TEST(NextStepContacts, AreTheBodiesTheNextStepTouches) {
+    ui::NextStepContacts next;
     app::Experiment scene;
     ASSERT_EQ(scene.open(IMPULSE_SOURCE_DIR "/assets/scenes/default.json"), "");
     const World& w = scene.world();
     ASSERT_EQ(w.stepCount(), 0u);
     const BodyId crate = w.findBody("ramp_crate");
     EXPECT_TRUE(w.contactIndicesOf(crate).empty());
-    EXPECT_EQ(ui::nextStepPartners(w, crate), std::vector<BodyId>{w.findBody("ramp")});
+    EXPECT_EQ(ui::contactPartners(next.of(w), crate), std::vector<BodyId>{w.findBody("ramp")});
     EXPECT_NE(ui::bodyBelow(w, crate), w.findBody("ramp")) << "the ray down names the ramp too: no longer a case for this test";
     ASSERT_EQ(scene.open(IMPULSE_SOURCE_DIR "/assets/scenes/classroom/gliders_inelastic.json"), "");
-    EXPECT_EQ(ui::nextStepPartners(scene.world(), scene.world().findBody("glider3")),
+    EXPECT_EQ(ui::contactPartners(next.of(scene.world()), scene.world().findBody("glider3")),
               std::vector<BodyId>{scene.world().findBody("ground")});
     EXPECT_EQ(scene.world().stepCount(), 0u) << "the world shown took no step";
+}
+
+// Issue 45: paused, a body moved since the last step makes the world's own contacts (the
+// last step's, at the old pose) stale: the next step's stand in, at the new pose; playing,
+// or with nothing moved since the step, the world's own are used.
+TEST(NextStepContacts, ReplaceTheLastStepsOnlyAfterAPausedEdit) {
+    app::Experiment scene;
+    ASSERT_EQ(scene.open(IMPULSE_SOURCE_DIR "/assets/scenes/default.json"), "");
+    World w = scene.world();
+    for (int i = 0; i < 5; ++i) w.step();
+    const BodyId crate = w.findBody("ramp_crate");
+    ASSERT_FALSE(w.contactIndicesOf(crate).empty());
+    ui::NextStepContacts next;
+    EXPECT_EQ(next.replacingStale(w, true), nullptr) << "nothing moved since the step";
+    const BodyDef before = w.bodyDef(crate);
+    BodyDef def = before;
+    def.position += vec3(0.0f, 3.0f, 0.0f);  // lifted clear of the ramp
+    ASSERT_FALSE(w.updateBody(crate, def));
+    EXPECT_EQ(next.replacingStale(w, false), nullptr) << "playing: the next step comes anyway";
+    const std::vector<ContactPointInfo>* stale = next.replacingStale(w, true);
+    ASSERT_NE(stale, nullptr);
+    EXPECT_TRUE(ui::contactPartners(*stale, crate).empty()) << "the lifted crate touches nothing";
+    EXPECT_FALSE(ui::contactPartners(w.contacts(), crate).empty()) << "the world's own still has the old points";
+    ASSERT_FALSE(w.updateBody(crate, before));
+    EXPECT_EQ(next.replacingStale(w, true), nullptr) << "put back: the step's contacts hold again";
+    w.step();
+    EXPECT_EQ(next.replacingStale(w, true), nullptr) << "a new step";
 }

@@ -25,6 +25,21 @@ void expectNear(const vec3& a, const vec3& b, float tolerance) {
     EXPECT_NEAR(a.z, b.z, tolerance);
 }
 
+// A static ground box whose top is y = 0 (drawn where the world has it), and a 5 cm ball.
+BodyDef groundDef() {
+    BodyDef ground;
+    ground.isStatic = true;
+    ground.shape = Shape::box(vec3(20.0f, 0.5f, 20.0f));
+    ground.position = vec3(0.0f, -0.5f, 0.0f);
+    return ground;
+}
+BodyDef ballDef(const vec3& position) {
+    BodyDef ball;
+    ball.shape = Shape::sphere(0.05f);
+    ball.position = position;
+    return ball;
+}
+
 }  // namespace
 
 // A ball at 10 m/s is drawn up to one 60 Hz step (17 cm) behind the world's position: a
@@ -32,14 +47,8 @@ void expectNear(const vec3& a, const vec3& b, float tolerance) {
 // and the grab's anchor is the same point of the ball where the world holds it.
 TEST(Picking, AClickOnABodyDrawnBehindTheWorldPicksItAndGrabsTheSamePointOfIt) {
     World world;
-    BodyDef ground;
-    ground.isStatic = true;
-    ground.shape = Shape::box(vec3(20.0f, 0.5f, 20.0f));
-    ground.position = vec3(0.0f, -0.5f, 0.0f);
+    const BodyDef ground = groundDef(), ball = ballDef(vec3(0.17f, 0.05f, 0.0f));
     const BodyId groundId = world.createBody(ground);
-    BodyDef ball;
-    ball.shape = Shape::sphere(0.05f);
-    ball.position = vec3(0.17f, 0.05f, 0.0f);
     const BodyId ballId = world.createBody(ball);
     const std::vector<ShownBody> shown{{groundId, Pose{ground.position, ground.orientation}},
                                        {ballId, Pose{vec3(0.0f, 0.05f, 0.0f), ball.orientation}}};
@@ -101,4 +110,30 @@ TEST(Picking, BlendedPosesRunFromTheStepBeforeToTheStepAfterOnTheShortArc) {
         const float c = std::sqrt(0.5f);
         expectNear(rotate(half.orientation, vec3(1.0f, 0.0f, 0.0f)), vec3(c, c, 0.0f), 1e-5f);
     }
+}
+
+// A click just beside a small moving ball (within the slack: 1 cm per metre of depth here,
+// 3 cm at 3 m) picks the ball, grabbed at its centre, not the ground behind it; without the
+// slack, or beside a static box, or further off, the ground is picked.
+TEST(Picking, AClickJustBesideAMovingBodyPicksItNotTheGroundBehind) {
+    World world;
+    const BodyDef ground = groundDef(), ball = ballDef(vec3(0.0f, 0.05f, 0.0f));
+    const BodyId groundId = world.createBody(ground);
+    const BodyId ballId = world.createBody(ball);
+    BodyDef kerb = ground;
+    kerb.shape = Shape::box(vec3(0.05f));
+    kerb.position = vec3(2.0f, 0.05f, 0.0f);
+    const BodyId kerbId = world.createBody(kerb);
+    const std::vector<ShownBody> shown{{groundId, Pose{ground.position, ground.orientation}},
+                                       {ballId, Pose{ball.position, ball.orientation}},
+                                       {kerbId, Pose{kerb.position, kerb.orientation}}};
+    constexpr float kSlope = 0.01f;
+    const std::optional<ShownHit> beside = pickShown(world, shown, downAt(0.07f, 0.0f), kPickDistance, kSlope);
+    ASSERT_TRUE(beside);
+    EXPECT_EQ(beside->body, ballId);
+    expectNear(beside->worldPoint, ball.position, 1e-6f);
+    EXPECT_EQ(pickShown(world, shown, downAt(0.07f, 0.0f), kPickDistance)->body, groundId) << "no slack";
+    EXPECT_EQ(pickShown(world, shown, downAt(0.12f, 0.0f), kPickDistance, kSlope)->body, groundId) << "too far off";
+    EXPECT_EQ(pickShown(world, shown, downAt(2.07f, 0.0f), kPickDistance, kSlope)->body, groundId) << "static";
+    EXPECT_EQ(pickShown(world, shown, downAt(0.0f, 0.0f), kPickDistance, kSlope)->body, ballId) << "a direct hit";
 }

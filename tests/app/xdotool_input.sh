@@ -82,7 +82,7 @@ def view_basis():  # OrbitCamera: yaw about +y (0 looks along -z), pitch down, d
     return fwd, r, u, eye
 def project(name):  # where a body's centre is drawn, and its depth along the view
     fwd, r, u, eye = view_basis()
-    p = next(b["position"] for b in d["bodies"] if b["name"] == name)
+    p = next(b["drawn"] for b in d["bodies"] if b["name"] == name)  # between steps, or a move's preview
     v = [p[i] - eye[i] for i in range(3)]
     z = sum(v[i] * fwd[i] for i in range(3))
     x0, y0, vw, vh = d["view"]
