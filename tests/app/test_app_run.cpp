@@ -592,22 +592,22 @@ TEST(AppRun, TWhilePausedPutsTheShotWhereTheMousePointsAtTheScenesScale) {
 }
 
 TEST(AppRun, TheImpactLogKeepsEachPairAtItsLeftEdgeWhenScrolledSideways) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runFrictionScript("impact_log");
 }
 
 TEST(AppRun, PausedAfterAMoveTheContactPointsDrawnAreTheNextSteps) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runFrictionScript("paused_contacts");
 }
 
 TEST(AppRun, ThePlotOpensInItsOwnWindowLargeWithItsLabelsApart) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runFrictionScript("plot_window");
 }
 
 TEST(AppRun, AClickBesideAMovingGliderSelectsItEveryTime) {
-    if (!haveCommand("xvfb-run") || !haveCommand("xdotool")) GTEST_SKIP() << "needs xvfb-run and xdotool";
+    if (!haveCommand("Xvfb") || !haveCommand("xdotool")) GTEST_SKIP() << "needs Xvfb and xdotool";
     runFrictionScript("moving_click", "classroom/gliders_inelastic.json");
 }
 
