@@ -85,8 +85,9 @@ NextStepContacts::Key NextStepContacts::keyOf(const World& world) {
     return Key{world.stepCount(), hash};
 }
 
-const std::vector<ContactPointInfo>& NextStepContacts::of(const World& world) {
-    const Key key = keyOf(world);
+const std::vector<ContactPointInfo>& NextStepContacts::of(const World& world) { return of(world, keyOf(world)); }
+
+const std::vector<ContactPointInfo>& NextStepContacts::of(const World& world, const Key& key) {
     if (!computed_ || !(key == key_)) {
         World next = world;
         next.step();
@@ -103,7 +104,7 @@ const std::vector<ContactPointInfo>* NextStepContacts::replacingStale(const Worl
         atStep_ = key;  // a new step (or a seek): its contacts are the world's own
         stepSeen_ = true;
     }
-    return paused && !(key == atStep_) ? &of(world) : nullptr;
+    return paused && !(key == atStep_) ? &of(world, key) : nullptr;
 }
 
 BodyId bodyBelow(const World& world, BodyId body) {

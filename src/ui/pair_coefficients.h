@@ -43,6 +43,7 @@ private:
         bool operator==(const Key& o) const { return step == o.step && bodies == o.bodies; }
     };
     static Key keyOf(const World& world);
+    const std::vector<ContactPointInfo>& of(const World& world, const Key& key);
     bool computed_ = false;
     Key key_;
     std::vector<ContactPointInfo> contacts_;
